@@ -1,0 +1,298 @@
+//! The conformance harness every game crate runs in its tests.
+//!
+//! It plays seeded random games and checks, at every ply, the contract of the
+//! `Game` trait: legal actions apply and their text round-trips; garbled or
+//! illegal text is rejected and changes nothing; the position string
+//! round-trips; equal positions hash equal; chance probabilities sum to 1;
+//! clones are independent; every game ends within `max_game_actions`.
+//! Failures panic with the position and the action history.
+
+use crate::game::{Game, Turn};
+use crate::playout::sample_chance;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::HashSet;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Number of random games from each start position.
+    pub games: usize,
+    pub seed: u64,
+    /// Check every `check_every`-th ply in full (1 = every ply).
+    pub check_every: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            games: 20,
+            seed: 1,
+            check_every: 1,
+        }
+    }
+}
+
+/// Text that no game accepts as an action.
+const GARBAGE: &[&str] = &[
+    "",
+    "   ",
+    "zz9-zz9",
+    "!!",
+    "x",
+    "-",
+    "12345678901234567890",
+    "é",
+];
+
+/// Run the harness from each start state. Returns the total number of plies
+/// checked (so callers can assert the harness did real work).
+pub fn check_games<G: Game>(starts: &[G], config: &Config) -> u64 {
+    let mut rng = SmallRng::seed_from_u64(config.seed);
+    let mut plies = 0;
+    for start in starts {
+        for _ in 0..config.games {
+            plies += check_one_game(start.clone(), config, &mut rng);
+        }
+    }
+    plies
+}
+
+fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng) -> u64 {
+    let bound = game.max_game_actions();
+    let mut history: Vec<String> = Vec::new();
+    let mut ply: u64 = 0;
+    loop {
+        let ctx = || {
+            format!(
+                "position `{}` after [{}]",
+                game.position(),
+                history.join(" ")
+            )
+        };
+        if (ply as usize).is_multiple_of(config.check_every.max(1)) {
+            check_state(&game, rng, &ctx);
+        }
+        let action = match game.turn() {
+            Turn::Over => {
+                assert!(
+                    game.outcome().is_some(),
+                    "game over without an outcome: {}",
+                    ctx()
+                );
+                assert!(
+                    game.actions_here().is_empty(),
+                    "finished game lists actions: {}",
+                    ctx()
+                );
+                break;
+            }
+            Turn::Chance => {
+                let mut outs = Vec::new();
+                game.chance_outcomes(&mut outs);
+                sample_chance::<G, _>(&outs, rng)
+            }
+            Turn::Player(_) => {
+                let acts = game.actions_here();
+                acts[rng.gen_range(0..acts.len())]
+            }
+        };
+        history.push(game.action_text(action));
+        game.apply(action);
+        ply += 1;
+        assert!(
+            ply <= bound,
+            "game longer than max_game_actions ({bound}): {}",
+            history.join(" ")
+        );
+    }
+    ply
+}
+
+/// Check one state in full.
+pub fn check_state<G: Game>(game: &G, rng: &mut impl Rng, ctx: &dyn Fn() -> String) {
+    // Position text round-trips, and the copy is the same position.
+    let text = game.position();
+    let back = G::from_position(game.options(), &text)
+        .unwrap_or_else(|e| panic!("position string does not read back ({e}): {}", ctx()));
+    assert_eq!(
+        back.position(),
+        text,
+        "position string changes on a round trip: {}",
+        ctx()
+    );
+    assert_eq!(
+        back.hash(),
+        game.hash(),
+        "equal positions hash differently: {}",
+        ctx()
+    );
+    assert_eq!(
+        back.turn(),
+        game.turn(),
+        "round trip changes whose turn it is: {}",
+        ctx()
+    );
+    assert_eq!(
+        back.outcome(),
+        game.outcome(),
+        "round trip changes the outcome: {}",
+        ctx()
+    );
+    assert_eq!(
+        back.actions_here(),
+        game.actions_here(),
+        "round trip changes the legal actions: {}",
+        ctx()
+    );
+
+    match game.turn() {
+        Turn::Over => {
+            assert!(game.outcome().is_some(), "over without outcome: {}", ctx());
+        }
+        Turn::Chance => {
+            let mut outs = Vec::new();
+            game.chance_outcomes(&mut outs);
+            assert!(!outs.is_empty(), "chance node without outcomes: {}", ctx());
+            let sum: f64 = outs.iter().map(|o| o.1).sum();
+            assert!(
+                (sum - 1.0).abs() < 1e-9,
+                "chance probabilities sum to {sum}: {}",
+                ctx()
+            );
+            assert!(
+                outs.iter().all(|o| o.1 > 0.0),
+                "zero-probability outcome: {}",
+                ctx()
+            );
+            check_actions(
+                game,
+                &outs.iter().map(|o| o.0).collect::<Vec<_>>(),
+                rng,
+                ctx,
+            );
+        }
+        Turn::Player(p) => {
+            assert!(
+                p.index() < game.num_players(),
+                "bad player index: {}",
+                ctx()
+            );
+            assert!(
+                game.outcome().is_none(),
+                "outcome before the end: {}",
+                ctx()
+            );
+            let mut acts = Vec::new();
+            game.legal_actions(&mut acts);
+            assert!(
+                !acts.is_empty(),
+                "a player to move has no action: {}",
+                ctx()
+            );
+            check_actions(game, &acts, rng, ctx);
+        }
+    }
+
+    // Garbled text is rejected and changes nothing.
+    for junk in GARBAGE {
+        let before = game.clone();
+        assert!(
+            game.parse_action(junk).is_err(),
+            "accepted garbage `{junk}`: {}",
+            ctx()
+        );
+        assert_eq!(before.position(), game.position());
+    }
+}
+
+fn check_actions<G: Game>(
+    game: &G,
+    acts: &[G::Action],
+    rng: &mut impl Rng,
+    ctx: &dyn Fn() -> String,
+) {
+    let texts: Vec<String> = acts.iter().map(|&a| game.action_text(a)).collect();
+    let unique: HashSet<&String> = texts.iter().collect();
+    assert_eq!(
+        unique.len(),
+        texts.len(),
+        "duplicate action texts {texts:?}: {}",
+        ctx()
+    );
+    let space = game.action_key_space();
+    for (&a, t) in acts.iter().zip(&texts) {
+        assert_eq!(
+            game.parse_action(t).ok(),
+            Some(a),
+            "action text `{t}` does not parse back: {}",
+            ctx()
+        );
+        assert!(
+            game.action_key(a) < space,
+            "action key out of range for `{t}`: {}",
+            ctx()
+        );
+        // Text legal elsewhere but mangled here must not be accepted as a different action.
+        let mangled = format!("{t}#?");
+        if let Ok(b) = game.parse_action(&mangled) {
+            assert!(
+                acts.contains(&b),
+                "mangled `{mangled}` parsed to an illegal action: {}",
+                ctx()
+            );
+        }
+    }
+    // Applying to a clone leaves the original untouched; every action applies.
+    let before_pos = game.position();
+    let before_hash = game.hash();
+    let sample: Vec<usize> = if acts.len() <= 24 {
+        (0..acts.len()).collect()
+    } else {
+        (0..24).map(|_| rng.gen_range(0..acts.len())).collect()
+    };
+    for i in sample {
+        let mut child = game.clone();
+        child.apply(acts[i]);
+        let _ = child.position();
+        let _ = child.turn();
+        assert_eq!(
+            game.position(),
+            before_pos,
+            "applying to a clone changed the original: {}",
+            ctx()
+        );
+        assert_eq!(
+            game.hash(),
+            before_hash,
+            "applying to a clone changed the hash: {}",
+            ctx()
+        );
+        // The child's incremental hash equals a fresh computation from its text.
+        let fresh = G::from_position(child.options(), &child.position()).unwrap_or_else(|e| {
+            panic!(
+                "child position does not read back ({e}) after `{}`: {}",
+                texts[i],
+                ctx()
+            )
+        });
+        assert_eq!(
+            fresh.hash(),
+            child.hash(),
+            "incremental hash differs after `{}`: {}",
+            texts[i],
+            ctx()
+        );
+        // Actions legal one ply later are illegal here unless listed here.
+        for b in child.actions_here() {
+            let t = child.action_text(b);
+            if let Ok(parsed) = game.parse_action(&t) {
+                assert!(
+                    acts.contains(&parsed),
+                    "`{t}` (legal later) parsed to an illegal action: {}",
+                    ctx()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The type-erased layer: any game behind one object-safe trait, speaking
+//! text (spec strings, position strings, action notation). The CLI and the
+//! server use only this; hot loops stay monomorphised inside `Erased<G>`.
+
+use crate::error::Error;
+use crate::game::{Game, Outcome, Player, Turn};
+use crate::options::OptionValues;
+use crate::perft;
+use crate::playout::{random_playout, PlayoutStats};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::any::Any;
+
+/// One game in progress, whatever the game.
+pub trait AnyGame: Send + Sync {
+    /// The game's name, e.g. `phylde`.
+    fn name(&self) -> &'static str;
+    /// The canonical spec string (name plus non-default options).
+    fn spec(&self) -> &str;
+    fn num_players(&self) -> usize;
+    fn player_name(&self, p: Player) -> &'static str;
+    fn turn(&self) -> Turn;
+    fn outcome(&self) -> Option<Outcome>;
+    /// Legal actions in notation (chance outcomes at a chance node).
+    fn legal_actions(&self) -> Vec<String>;
+    /// Chance outcomes with probabilities (empty unless a chance node).
+    fn chance_outcomes(&self) -> Vec<(String, f64)>;
+    /// Check and play one action given as text; returns its canonical text.
+    /// On error nothing changes.
+    fn apply_text(&mut self, text: &str) -> Result<String, Error>;
+    fn position(&self) -> String;
+    /// Replace the position by one read from text; on error nothing changes.
+    fn set_position(&mut self, text: &str) -> Result<(), Error>;
+    fn render(&self) -> String;
+    fn hash(&self) -> u64;
+    fn max_game_actions(&self) -> u64;
+    fn perft(&self, depth: u32) -> u64;
+    /// Perft per first action; `progress(done, total)` after each.
+    fn divide(&self, depth: u32, progress: &mut dyn FnMut(usize, usize)) -> Vec<(String, u64)>;
+    /// One seeded random playout from a copy of this position.
+    fn random_playout(&self, seed: u64) -> PlayoutStats;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// For glue code that knows the concrete type (AI agents per game).
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl Clone for Box<dyn AnyGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A concrete game wrapped for the type-erased layer.
+#[derive(Clone, Debug)]
+pub struct Erased<G: Game> {
+    pub state: G,
+    spec: String,
+}
+
+impl<G: Game> Erased<G> {
+    /// Build from validated option values, at the start or from `position`.
+    pub fn create(values: &OptionValues, position: Option<&str>) -> Result<Self, Error> {
+        let options = G::options_from(values)?;
+        let state = match position {
+            Some(p) => G::from_position(&options, p)?,
+            None => G::new_game(&options)?,
+        };
+        Ok(Erased {
+            state,
+            spec: values.spec_string(G::NAME, G::option_defs()),
+        })
+    }
+
+    pub fn new(state: G, spec: String) -> Self {
+        Erased { state, spec }
+    }
+}
+
+impl<G: Game> AnyGame for Erased<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+    fn num_players(&self) -> usize {
+        self.state.num_players()
+    }
+    fn player_name(&self, p: Player) -> &'static str {
+        self.state.player_name(p)
+    }
+    fn turn(&self) -> Turn {
+        self.state.turn()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome()
+    }
+    fn legal_actions(&self) -> Vec<String> {
+        self.state
+            .actions_here()
+            .into_iter()
+            .map(|a| self.state.action_text(a))
+            .collect()
+    }
+    fn chance_outcomes(&self) -> Vec<(String, f64)> {
+        let mut outs = Vec::new();
+        self.state.chance_outcomes(&mut outs);
+        outs.into_iter()
+            .map(|(a, p)| (self.state.action_text(a), p))
+            .collect()
+    }
+    fn apply_text(&mut self, text: &str) -> Result<String, Error> {
+        let action = self.state.parse_action(text)?;
+        let canonical = self.state.action_text(action);
+        self.state.apply(action);
+        Ok(canonical)
+    }
+    fn position(&self) -> String {
+        self.state.position()
+    }
+    fn set_position(&mut self, text: &str) -> Result<(), Error> {
+        self.state = G::from_position(self.state.options(), text)?;
+        Ok(())
+    }
+    fn render(&self) -> String {
+        self.state.render()
+    }
+    fn hash(&self) -> u64 {
+        self.state.hash()
+    }
+    fn max_game_actions(&self) -> u64 {
+        self.state.max_game_actions()
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(&self.state, depth)
+    }
+    fn divide(&self, depth: u32, progress: &mut dyn FnMut(usize, usize)) -> Vec<(String, u64)> {
+        perft::divide(&self.state, depth, progress)
+    }
+    fn random_playout(&self, seed: u64) -> PlayoutStats {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut g = self.state.clone();
+        let bound = g.max_game_actions();
+        random_playout(&mut g, &mut rng, bound)
+    }
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}

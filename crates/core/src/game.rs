@@ -1,0 +1,218 @@
+//! The one `Game` trait every Tabula game implements.
+//!
+//! Modelled on OpenSpiel's state API: a state knows whose turn it is (a player,
+//! the chance player, or nobody once the game is over), lists its legal actions
+//! or its chance outcomes, and moves on by `apply`. A turn made of several
+//! actions is simply the same player being to move again.
+
+use crate::error::Error;
+use crate::options::{OptionDef, OptionValues};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A seat at the table: 0-based index (`Player(0)` moves first by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Player(pub u8);
+
+impl Player {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Who acts next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    Player(Player),
+    /// Nature acts: pick one of `chance_outcomes` with its probability.
+    Chance,
+    Over,
+}
+
+/// A set of players as a bit mask (at most 8 players).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct PlayerSet(pub u8);
+
+impl PlayerSet {
+    pub fn all(n: usize) -> Self {
+        PlayerSet(((1u16 << n) - 1) as u8)
+    }
+    pub fn contains(self, p: Player) -> bool {
+        self.0 & (1 << p.0) != 0
+    }
+    pub fn insert(&mut self, p: Player) {
+        self.0 |= 1 << p.0;
+    }
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = Player> {
+        (0..8u8).filter(move |i| self.0 & (1 << i) != 0).map(Player)
+    }
+}
+
+/// How a finished game ended. Every game result in Tabula is one winner (all
+/// others lose) or a draw shared by some players (the others lose).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Player),
+    Draw(PlayerSet),
+}
+
+impl Outcome {
+    /// Points of `p`: 1 for a win, 0 for a loss, a shared draw split evenly.
+    /// The points of all players sum to 1, which makes them usable as returns.
+    pub fn score(self, p: Player) -> f64 {
+        match self {
+            Outcome::Win(w) => f64::from(u8::from(w == p)),
+            Outcome::Draw(set) if set.contains(p) => 1.0 / set.len() as f64,
+            Outcome::Draw(_) => 0.0,
+        }
+    }
+
+    /// Text form used in records: `win 2` or `draw 1,3` (1-based seats).
+    pub fn to_text(self) -> String {
+        match self {
+            Outcome::Win(p) => format!("win {}", p.0 + 1),
+            Outcome::Draw(set) => {
+                let seats: Vec<String> = set.iter().map(|p| (p.0 + 1).to_string()).collect();
+                format!("draw {}", seats.join(","))
+            }
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Outcome, Error> {
+        let bad = || {
+            Error::bad_record(format!(
+                "bad result `{text}` (expected `win N` or `draw N,M`)"
+            ))
+        };
+        let (kind, rest) = text.trim().split_once(' ').ok_or_else(bad)?;
+        let seat = |s: &str| -> Result<Player, Error> {
+            match s.trim().parse::<u8>() {
+                Ok(n) if (1..=8).contains(&n) => Ok(Player(n - 1)),
+                _ => Err(bad()),
+            }
+        };
+        match kind {
+            "win" => Ok(Outcome::Win(seat(rest)?)),
+            "draw" => {
+                let mut set = PlayerSet::default();
+                for s in rest.split(',') {
+                    set.insert(seat(s)?);
+                }
+                Ok(Outcome::Draw(set))
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// The rules of one game. A value of the type is one position (state).
+///
+/// Implementations keep `clone` cheap: search and perft clone at every node.
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// One decision of one player, or one chance outcome. Small and `Copy`.
+    type Action: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// The rule variants of the spec, already validated.
+    type Options: Clone + Debug + Default + PartialEq + Send + Sync + 'static;
+
+    /// The name used in spec strings, e.g. `dragonchess`.
+    const NAME: &'static str;
+
+    /// The option keys, their values and defaults (spec string schema).
+    fn option_defs() -> &'static [OptionDef];
+    /// Build typed options from validated values (every key present).
+    fn options_from(values: &OptionValues) -> Result<Self::Options, Error>;
+
+    /// The start position under `options`.
+    fn new_game(options: &Self::Options) -> Result<Self, Error>;
+    /// Read a position string (format of the game's spec).
+    fn from_position(options: &Self::Options, text: &str) -> Result<Self, Error>;
+    /// Write the position string; `from_position` reads it back identically.
+    fn position(&self) -> String;
+    fn options(&self) -> &Self::Options;
+
+    /// Number of seats (2 or 3).
+    fn num_players(&self) -> usize;
+    /// Display name of a seat, e.g. `Gold`, `A`, `South`.
+    fn player_name(&self, p: Player) -> &'static str;
+    /// Whose turn it is. A player to move always has at least one legal
+    /// action (a forced pass is an action).
+    fn turn(&self) -> Turn;
+
+    /// Append the legal actions of the player to move to `out` (cleared first).
+    /// Empty when the game is over or at a chance node.
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+    /// Append the chance outcomes with their probabilities (cleared first).
+    /// Empty unless `turn()` is `Chance`; probabilities sum to 1.
+    fn chance_outcomes(&self, out: &mut Vec<(Self::Action, f64)>);
+    /// Play a legal action (or chance outcome). Behaviour on an illegal one is
+    /// unspecified (it may panic in debug builds): check with `parse_action`.
+    fn apply(&mut self, action: Self::Action);
+    /// The result once `turn()` is `Over`.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The action in the game's notation.
+    fn action_text(&self, action: Self::Action) -> String;
+    /// Read an action in this position: the result is always legal here
+    /// (a legal player action, or a chance outcome at a chance node).
+    /// The default compares with the text of every legal action; games
+    /// override it to accept alternative spellings.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, Error> {
+        crate::notation::parse_by_listing(self, text)
+    }
+    /// A compact integer for history tables: stable for an action, below
+    /// `action_key_space()`; distinct actions may share a key.
+    fn action_key(&self, action: Self::Action) -> usize;
+    fn action_key_space(&self) -> usize;
+
+    /// Zobrist-style hash of everything that affects future play.
+    fn hash(&self) -> u64;
+    /// An upper bound on the number of actions (chance included) any game
+    /// from the start position can last: every game terminates within it.
+    fn max_game_actions(&self) -> u64;
+
+    /// A text picture of the board for terminals.
+    fn render(&self) -> String;
+
+    /// Current legal actions or chance outcomes as a fresh vector; handy
+    /// outside hot loops.
+    fn actions_here(&self) -> Vec<Self::Action> {
+        match self.turn() {
+            Turn::Player(_) => {
+                let mut v = Vec::new();
+                self.legal_actions(&mut v);
+                v
+            }
+            Turn::Chance => {
+                let mut v = Vec::new();
+                self.chance_outcomes(&mut v);
+                v.into_iter().map(|(a, _)| a).collect()
+            }
+            Turn::Over => Vec::new(),
+        }
+    }
+}
+
+/// Game knowledge for the AI agents, implemented by each game crate next to
+/// its rules (the AI crate never matches on game names).
+pub trait Evaluate: Game {
+    /// Static value of the position for player `p`, positive = good for `p`,
+    /// in "pawn" units (1.0 ~ the game's weakest piece). For two players it
+    /// is zero-sum: `evaluate(0) == -evaluate(1)`. Called on non-terminal
+    /// positions; terminal ones are scored from `outcome()` by the agents.
+    fn evaluate(&self, p: Player) -> f32;
+    /// Whether an action changes material (captures, promotions): searched
+    /// in quiescence and tried first.
+    fn is_tactical(&self, _action: Self::Action) -> bool {
+        false
+    }
+    /// Relative weight of an action in playout policies (1.0 = neutral).
+    fn playout_weight(&self, _action: Self::Action) -> f32 {
+        1.0
+    }
+}

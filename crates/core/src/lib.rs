@@ -1,0 +1,27 @@
+//! Tabula's core: the one [`Game`] trait, generic tools over any game (perft,
+//! random playouts, the conformance harness), game records, spec strings and
+//! the type-erased layer used by the CLI and the server.
+//!
+//! Nothing here knows any particular game.
+
+pub mod conformance;
+pub mod erased;
+pub mod error;
+pub mod game;
+pub mod notation;
+pub mod options;
+pub mod perft;
+pub mod perft_data;
+pub mod playout;
+pub mod record;
+pub mod registry;
+pub mod zobrist;
+
+pub use erased::{AnyGame, Erased};
+pub use error::{Error, ErrorKind};
+pub use game::{Evaluate, Game, Outcome, Player, PlayerSet, Turn};
+pub use options::{OptionDef, OptionKind, OptionValues, RawSpec};
+pub use perft::{divide, perft};
+pub use playout::{random_playout, sample_chance, PlayoutStats};
+pub use record::Record;
+pub use registry::{GameEntry, Registry};

@@ -1,0 +1,96 @@
+//! Perft: count action sequences of an exact length (chess convention, see
+//! `shared/rules/README.md`): every player action and every chance outcome is
+//! one step, and sequences that end the game early are not counted.
+
+use crate::game::{Game, Turn};
+
+/// Number of action sequences of length `depth` from `game`.
+///
+/// Leaves are counted in bulk: at depth 1 the length of the action list is
+/// the answer, since a finished game lists no actions.
+pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
+    let mut bufs = Buffers::<G>::new(depth);
+    perft_inner(game, depth, &mut bufs.actions, &mut bufs.chances)
+}
+
+/// Perft split by first action: `(action text, count)` in generation order.
+/// `progress` is called after each first action with (done, total).
+pub fn divide<G: Game>(
+    game: &G,
+    depth: u32,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let firsts = game.actions_here();
+    let total = firsts.len();
+    let mut bufs = Buffers::<G>::new(depth);
+    let mut out = Vec::with_capacity(total);
+    for (i, a) in firsts.into_iter().enumerate() {
+        let mut child = game.clone();
+        child.apply(a);
+        let n = perft_inner(&child, depth - 1, &mut bufs.actions, &mut bufs.chances);
+        out.push((game.action_text(a), n));
+        progress(i + 1, total);
+    }
+    out
+}
+
+/// One action buffer per ply so the recursion never allocates after warm-up.
+struct Buffers<G: Game> {
+    actions: Vec<Vec<G::Action>>,
+    chances: Vec<Vec<(G::Action, f64)>>,
+}
+
+impl<G: Game> Buffers<G> {
+    fn new(depth: u32) -> Self {
+        let n = depth as usize + 1;
+        Buffers {
+            actions: (0..n).map(|_| Vec::with_capacity(256)).collect(),
+            chances: (0..n).map(|_| Vec::with_capacity(32)).collect(),
+        }
+    }
+}
+
+fn perft_inner<G: Game>(
+    game: &G,
+    depth: u32,
+    actions: &mut [Vec<G::Action>],
+    chances: &mut [Vec<(G::Action, f64)>],
+) -> u64 {
+    if depth == 0 {
+        return u64::from(game.turn() != Turn::Over);
+    }
+    let (buf, rest_a) = actions.split_first_mut().expect("buffer per ply");
+    let (cbuf, rest_c) = chances.split_first_mut().expect("buffer per ply");
+    match game.turn() {
+        Turn::Over => 0,
+        Turn::Player(_) => {
+            game.legal_actions(buf);
+            if depth == 1 {
+                return buf.len() as u64;
+            }
+            let mut total = 0;
+            for &a in buf.iter() {
+                let mut child = game.clone();
+                child.apply(a);
+                total += perft_inner(&child, depth - 1, rest_a, rest_c);
+            }
+            total
+        }
+        Turn::Chance => {
+            game.chance_outcomes(cbuf);
+            if depth == 1 {
+                return cbuf.len() as u64;
+            }
+            let mut total = 0;
+            for &(a, _) in cbuf.iter() {
+                let mut child = game.clone();
+                child.apply(a);
+                total += perft_inner(&child, depth - 1, rest_a, rest_c);
+            }
+            total
+        }
+    }
+}

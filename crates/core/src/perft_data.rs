@@ -1,0 +1,114 @@
+//! Perft tables kept as data files, read by one generic test per game.
+//!
+//! One position per line, fields separated by `;`:
+//!
+//! ```text
+//! # name; spec; position (or `start`); depth:nodes ...
+//! start; dragonchess; start; 1:90 2:8100
+//! e2; gildervaik; A:e3,e5 B:e6,f5 C:f7,g6 / A; 1:11
+//! ```
+//!
+//! Blank lines and `#` comments are ignored. Depths above the limit given to
+//! [`check_file`] are skipped (deep rows stay in the file for `--ignored`
+//! runs and for the published tables).
+
+use crate::game::Game;
+use crate::options::{OptionValues, RawSpec};
+use crate::perft::perft;
+
+/// One row of a perft file.
+#[derive(Clone, Debug)]
+pub struct PerftRow {
+    pub line: usize,
+    pub name: String,
+    pub spec: String,
+    /// `None` = the start position.
+    pub position: Option<String>,
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Parse a perft file; panics with the line on malformed input (test data).
+pub fn parse(text: &str) -> Vec<PerftRow> {
+    let mut rows = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split(';').map(str::trim).collect();
+        assert_eq!(
+            f.len(),
+            4,
+            "perft file line {}: expected 4 `;`-separated fields",
+            i + 1
+        );
+        let counts = f[3]
+            .split_whitespace()
+            .map(|c| {
+                let (d, n) = c
+                    .split_once(':')
+                    .unwrap_or_else(|| panic!("line {}: bad `{c}`", i + 1));
+                let d = d
+                    .parse()
+                    .unwrap_or_else(|_| panic!("line {}: bad depth `{d}`", i + 1));
+                let n = n
+                    .parse()
+                    .unwrap_or_else(|_| panic!("line {}: bad count `{n}`", i + 1));
+                (d, n)
+            })
+            .collect();
+        rows.push(PerftRow {
+            line: i + 1,
+            name: f[0].to_string(),
+            spec: f[1].to_string(),
+            position: (f[2] != "start").then(|| f[2].to_string()),
+            counts,
+        });
+    }
+    rows
+}
+
+/// Build the game of a row (its spec must name `G`).
+pub fn game_of<G: Game>(row: &PerftRow) -> G {
+    let raw = RawSpec::parse(&row.spec).unwrap_or_else(|e| panic!("line {}: {e}", row.line));
+    assert_eq!(
+        raw.name,
+        G::NAME,
+        "line {}: spec names another game",
+        row.line
+    );
+    let values = OptionValues::validate(G::NAME, G::option_defs(), &raw.pairs)
+        .unwrap_or_else(|e| panic!("line {}: {e}", row.line));
+    let opts = G::options_from(&values).unwrap_or_else(|e| panic!("line {}: {e}", row.line));
+    match &row.position {
+        None => G::new_game(&opts),
+        Some(p) => G::from_position(&opts, p),
+    }
+    .unwrap_or_else(|e| panic!("line {}: {e}", row.line))
+}
+
+/// Check every row of a perft file up to `max_depth`; returns the number of
+/// (row, depth) pairs checked. Panics listing every mismatch.
+pub fn check_file<G: Game>(text: &str, max_depth: u32) -> usize {
+    let mut checked = 0;
+    let mut errors = Vec::new();
+    for row in parse(text) {
+        let game = game_of::<G>(&row);
+        for &(d, expected) in row.counts.iter().filter(|(d, _)| *d <= max_depth) {
+            let got = perft(&game, d);
+            checked += 1;
+            if got != expected {
+                errors.push(format!(
+                    "line {} `{}` depth {d}: expected {expected}, got {got}",
+                    row.line, row.name
+                ));
+            }
+        }
+    }
+    assert!(
+        errors.is_empty(),
+        "perft mismatches:\n{}",
+        errors.join("\n")
+    );
+    checked
+}

@@ -1,0 +1,239 @@
+//! Game records: one plain-text file for a whole game.
+//!
+//! ```text
+//! [Tabula record]
+//! game: stelpur(preset=ludii)
+//! seed: 42
+//! player 1: Alice
+//! date: 2026-11-21
+//! result: win 1
+//!
+//! * 6-1
+//! 1 6:6-12
+//! 1 1:12x13
+//! ```
+//!
+//! Header lines are `key: value` (`game` required; `start` is the start
+//! position when it is not the standard one; `result` is `win N` or
+//! `draw N,M`; `end: resign` or `end: agreement` marks a result decided off
+//! the board; any other key is free metadata). After a blank line comes one
+//! action per line: the acting seat (1-based) or `*` for a chance outcome,
+//! then the action in the game's notation. `#` starts a comment line.
+
+use crate::erased::AnyGame;
+use crate::error::Error;
+use crate::game::{Outcome, Player, Turn};
+use crate::registry::Registry;
+
+const MAGIC: &str = "[Tabula record]";
+
+/// One recorded action: who acted (`None` = chance) and the action text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedAction {
+    pub actor: Option<Player>,
+    pub text: String,
+    /// Line number in the file it was read from (0 when built in memory).
+    pub line: usize,
+}
+
+/// A whole game as text.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Record {
+    pub game: String,
+    pub start: Option<String>,
+    /// Free metadata in file order (`seed`, `player 1`, `date`, ...).
+    pub meta: Vec<(String, String)>,
+    pub result: Option<Outcome>,
+    /// `resign` / `agreement` when the result was not reached on the board.
+    pub end: Option<String>,
+    pub actions: Vec<RecordedAction>,
+}
+
+impl Record {
+    pub fn new(game: impl Into<String>, start: Option<String>) -> Self {
+        Record {
+            game: game.into(),
+            start,
+            ..Default::default()
+        }
+    }
+
+    pub fn push(&mut self, actor: Option<Player>, text: impl Into<String>) {
+        self.actions.push(RecordedAction {
+            actor,
+            text: text.into(),
+            line: 0,
+        });
+    }
+
+    pub fn set_meta(&mut self, key: &str, value: impl Into<String>) {
+        let value = value.into().replace(['\n', '\r'], " ");
+        match self.meta.iter_mut().find(|(k, _)| k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.meta.push((key.to_string(), value)),
+        }
+    }
+
+    pub fn meta(&self, key: &str) -> Option<&str> {
+        self.meta
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut s = format!("{MAGIC}\ngame: {}\n", self.game);
+        if let Some(start) = &self.start {
+            s += &format!("start: {start}\n");
+        }
+        for (k, v) in &self.meta {
+            s += &format!("{k}: {v}\n");
+        }
+        if let Some(r) = self.result {
+            s += &format!("result: {}\n", r.to_text());
+        }
+        if let Some(e) = &self.end {
+            s += &format!("end: {e}\n");
+        }
+        s.push('\n');
+        for a in &self.actions {
+            match a.actor {
+                Some(p) => s += &format!("{} {}\n", p.0 + 1, a.text),
+                None => s += &format!("* {}\n", a.text),
+            }
+        }
+        s
+    }
+
+    /// Read the syntax of a record (actions are checked by `replay`).
+    pub fn parse(text: &str) -> Result<Record, Error> {
+        let mut rec = Record::default();
+        let mut in_body = false;
+        let mut seen_magic = false;
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = raw.trim();
+            let err = |msg: String| Error::bad_record(format!("line {n}: {msg}"));
+            if line.starts_with('#') {
+                continue;
+            }
+            if !seen_magic {
+                if line.is_empty() {
+                    continue;
+                }
+                if line != MAGIC {
+                    return Err(err(format!("expected `{MAGIC}` as the first line")));
+                }
+                seen_magic = true;
+                continue;
+            }
+            if line.is_empty() {
+                in_body = true;
+                continue;
+            }
+            if !in_body {
+                let (k, v) = line
+                    .split_once(':')
+                    .ok_or_else(|| err(format!("expected `key: value`, got `{line}`")))?;
+                let (k, v) = (k.trim().to_ascii_lowercase(), v.trim().to_string());
+                match k.as_str() {
+                    "game" => rec.game = v,
+                    "start" => rec.start = Some(v),
+                    "result" => rec.result = Some(Outcome::parse(&v).map_err(|e| err(e.message))?),
+                    "end" => rec.end = Some(v),
+                    _ => rec.meta.push((k, v)),
+                }
+                continue;
+            }
+            let (who, action) = line
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| err(format!("expected `<seat> <action>`, got `{line}`")))?;
+            let actor = if who == "*" {
+                None
+            } else {
+                match who.parse::<u8>() {
+                    Ok(s) if (1..=8).contains(&s) => Some(Player(s - 1)),
+                    _ => return Err(err(format!("bad seat `{who}` (expected 1, 2, 3 or *)"))),
+                }
+            };
+            rec.actions.push(RecordedAction {
+                actor,
+                text: action.trim().to_string(),
+                line: n,
+            });
+        }
+        if !seen_magic {
+            return Err(Error::bad_record(format!(
+                "empty file (expected `{MAGIC}`)"
+            )));
+        }
+        if rec.game.is_empty() {
+            return Err(Error::bad_record("missing `game:` line"));
+        }
+        Ok(rec)
+    }
+
+    /// Replay every action, checking each; `visit(game, index)` sees the
+    /// state after each action (index 0 = the start, before any action).
+    /// The first bad action is reported with its line.
+    pub fn replay_with(
+        &self,
+        registry: &Registry,
+        mut visit: impl FnMut(&dyn AnyGame, usize),
+    ) -> Result<Box<dyn AnyGame>, Error> {
+        let mut game = registry
+            .create(&self.game, self.start.as_deref())
+            .map_err(|e| Error::bad_record(e.to_string()))?;
+        visit(game.as_ref(), 0);
+        for (i, a) in self.actions.iter().enumerate() {
+            let at = if a.line > 0 {
+                format!("line {}", a.line)
+            } else {
+                format!("action {}", i + 1)
+            };
+            let expected = match game.turn() {
+                Turn::Over => {
+                    return Err(Error::bad_record(format!(
+                        "{at}: `{}` after the game ended",
+                        a.text
+                    )))
+                }
+                Turn::Chance => None,
+                Turn::Player(p) => Some(p),
+            };
+            if expected != a.actor {
+                let who = |p: Option<Player>| {
+                    p.map_or("chance (*)".to_string(), |p| format!("seat {}", p.0 + 1))
+                };
+                return Err(Error::bad_record(format!(
+                    "{at}: `{}` is played by {}, but {} is to act",
+                    a.text,
+                    who(a.actor),
+                    who(expected)
+                )));
+            }
+            game.apply_text(&a.text)
+                .map_err(|e| Error::bad_record(format!("{at}: {e}")))?;
+            visit(game.as_ref(), i + 1);
+        }
+        if self.end.is_none() {
+            if let (Some(claimed), Some(actual)) = (self.result, game.outcome()) {
+                if claimed != actual {
+                    return Err(Error::bad_record(format!(
+                        "result says `{}` but the game ended `{}`",
+                        claimed.to_text(),
+                        actual.to_text()
+                    )));
+                }
+            }
+            if self.result.is_some() && game.outcome().is_none() {
+                return Err(Error::bad_record("a result is given but the game is not over (add `end: resign` or `end: agreement`)"));
+            }
+        }
+        Ok(game)
+    }
+
+    pub fn replay(&self, registry: &Registry) -> Result<Box<dyn AnyGame>, Error> {
+        self.replay_with(registry, |_, _| {})
+    }
+}

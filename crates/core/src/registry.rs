@@ -1,0 +1,76 @@
+//! Games found by spec string. The list itself is assembled by the crate that
+//! knows every game (`tabula-games`); this type only looks entries up.
+
+use crate::erased::{AnyGame, Erased};
+use crate::error::Error;
+use crate::game::Game;
+use crate::options::{OptionDef, OptionValues, RawSpec};
+
+type Create = fn(&OptionValues, Option<&str>) -> Result<Box<dyn AnyGame>, Error>;
+
+/// One game known to the registry.
+#[derive(Clone, Copy)]
+pub struct GameEntry {
+    pub name: &'static str,
+    /// Display title, e.g. `Ad Elta Stelpur`.
+    pub title: &'static str,
+    /// One or two sentences for menus and `tabula games`.
+    pub description: &'static str,
+    pub options: &'static [OptionDef],
+    create: Create,
+}
+
+impl GameEntry {
+    pub fn of<G: Game>(title: &'static str, description: &'static str) -> Self {
+        fn create<G: Game>(v: &OptionValues, pos: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
+            Ok(Box::new(Erased::<G>::create(v, pos)?))
+        }
+        GameEntry {
+            name: G::NAME,
+            title,
+            description,
+            options: G::option_defs(),
+            create: create::<G>,
+        }
+    }
+}
+
+/// The games Tabula plays.
+#[derive(Clone, Default)]
+pub struct Registry {
+    entries: Vec<GameEntry>,
+}
+
+impl Registry {
+    pub fn new(entries: Vec<GameEntry>) -> Self {
+        Registry { entries }
+    }
+
+    pub fn entries(&self) -> &[GameEntry] {
+        &self.entries
+    }
+
+    pub fn entry(&self, name: &str) -> Result<&GameEntry, Error> {
+        self.entries.iter().find(|e| e.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.entries.iter().map(|e| e.name).collect();
+            Error::spec(format!(
+                "unknown game `{name}` (valid: {})",
+                names.join(", ")
+            ))
+        })
+    }
+
+    /// Validate a spec string and return the entry with the option values.
+    pub fn resolve(&self, spec: &str) -> Result<(&GameEntry, OptionValues), Error> {
+        let raw = RawSpec::parse(spec)?;
+        let entry = self.entry(&raw.name)?;
+        let values = OptionValues::validate(entry.name, entry.options, &raw.pairs)?;
+        Ok((entry, values))
+    }
+
+    /// A new game from a spec string, at the start or from a position string.
+    pub fn create(&self, spec: &str, position: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
+        let (entry, values) = self.resolve(spec)?;
+        (entry.create)(&values, position)
+    }
+}

@@ -1,0 +1,437 @@
+//! A tiny test-only game that exercises every part of the `Game` contract
+//! (chance nodes, turns of several actions, two or three players, shared
+//! draws), used to prove the core tools. Not shipped as a game.
+//!
+//! Rules: on a turn the player rolls a die showing 1, 2 or 3 (probabilities
+//! 1/2, 1/3, 1/6), then makes one or two `step`s (each adds the roll to his
+//! score) or `stop`s after one. Reaching `TARGET` wins at once. After
+//! `MAX_TURNS` turns the leaders share a draw.
+
+use rand::SeedableRng;
+use tabula_core::conformance::{check_games, check_state, Config};
+use tabula_core::options::{OptionDef, OptionKind, OptionValues};
+use tabula_core::{
+    perft, Error, Game, GameEntry, Outcome, Player, PlayerSet, Record, Registry, Turn,
+};
+
+const TARGET: u8 = 10;
+const MAX_TURNS: u16 = 12;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Act {
+    Roll(u8),
+    Step,
+    Stop,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Opts {
+    players: u8,
+    /// Test hook: a broken position writer, to prove the harness can fail.
+    broken_text: bool,
+    /// Test hook: chance probabilities that do not sum to 1.
+    bad_chance: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Toy {
+    opts: Opts,
+    scores: [u8; 3],
+    to_move: u8,
+    roll: Option<u8>,
+    steps: u8,
+    turns: u16,
+}
+
+const DEFS: &[OptionDef] = &[
+    OptionDef {
+        key: "players",
+        kind: OptionKind::Int { min: 2, max: 3 },
+        default: "2",
+        help: "seats",
+    },
+    OptionDef {
+        key: "broken_text",
+        kind: OptionKind::Bool,
+        default: "false",
+        help: "test hook",
+    },
+    OptionDef {
+        key: "bad_chance",
+        kind: OptionKind::Bool,
+        default: "false",
+        help: "test hook",
+    },
+];
+
+impl Toy {
+    fn n(&self) -> usize {
+        self.opts.players as usize
+    }
+    fn end_turn(&mut self) {
+        self.roll = None;
+        self.steps = 0;
+        self.turns += 1;
+        self.to_move = (self.to_move + 1) % self.opts.players;
+    }
+}
+
+impl Game for Toy {
+    type Action = Act;
+    type Options = Opts;
+    const NAME: &'static str = "toy";
+
+    fn option_defs() -> &'static [OptionDef] {
+        DEFS
+    }
+    fn options_from(v: &OptionValues) -> Result<Opts, Error> {
+        Ok(Opts {
+            players: v.int("players").unwrap_or(2) as u8,
+            broken_text: v.bool("broken_text"),
+            bad_chance: v.bool("bad_chance"),
+        })
+    }
+    fn new_game(o: &Opts) -> Result<Self, Error> {
+        Ok(Toy {
+            opts: o.clone(),
+            scores: [0; 3],
+            to_move: 0,
+            roll: None,
+            steps: 0,
+            turns: 0,
+        })
+    }
+    fn from_position(o: &Opts, text: &str) -> Result<Self, Error> {
+        let bad = |m: &str| Error::position(format!("`{text}`: {m}"));
+        let f: Vec<&str> = text.split_whitespace().collect();
+        if f.len() != 4 {
+            return Err(bad("expected 4 fields"));
+        }
+        let scores: Vec<u8> = f[0]
+            .split(',')
+            .map(|s| s.parse().map_err(|_| bad("bad score")))
+            .collect::<Result<_, _>>()?;
+        if scores.len() != o.players as usize || scores.iter().any(|&s| s > TARGET + 6) {
+            return Err(bad("wrong number of scores"));
+        }
+        let mut g = Toy::new_game(o)?;
+        g.scores[..scores.len()].copy_from_slice(&scores);
+        g.to_move = f[1]
+            .parse::<u8>()
+            .ok()
+            .filter(|p| (1..=o.players).contains(p))
+            .ok_or_else(|| bad("bad player"))?
+            - 1;
+        if f[2] != "-" {
+            let (r, s) = f[2].split_once(':').ok_or_else(|| bad("bad phase"))?;
+            g.roll = Some(
+                r.parse()
+                    .ok()
+                    .filter(|r| (1..=3).contains(r))
+                    .ok_or_else(|| bad("bad roll"))?,
+            );
+            g.steps = s
+                .parse()
+                .ok()
+                .filter(|s| *s <= 1)
+                .ok_or_else(|| bad("bad steps"))?;
+        }
+        g.turns = f[3]
+            .parse()
+            .ok()
+            .filter(|t| *t <= MAX_TURNS)
+            .ok_or_else(|| bad("bad turn count"))?;
+        Ok(g)
+    }
+    fn position(&self) -> String {
+        let scores: Vec<String> = self.scores[..self.n()].iter().map(u8::to_string).collect();
+        let phase = match self.roll {
+            None => "-".to_string(),
+            Some(r) if self.opts.broken_text => format!("{r}:0"),
+            Some(r) => format!("{r}:{}", self.steps),
+        };
+        format!(
+            "{} {} {phase} {}",
+            scores.join(","),
+            self.to_move + 1,
+            self.turns
+        )
+    }
+    fn options(&self) -> &Opts {
+        &self.opts
+    }
+    fn num_players(&self) -> usize {
+        self.n()
+    }
+    fn player_name(&self, p: Player) -> &'static str {
+        ["One", "Two", "Three"][p.index()]
+    }
+    fn turn(&self) -> Turn {
+        if self.outcome().is_some() {
+            Turn::Over
+        } else if self.roll.is_none() {
+            Turn::Chance
+        } else {
+            Turn::Player(Player(self.to_move))
+        }
+    }
+    fn legal_actions(&self, out: &mut Vec<Act>) {
+        out.clear();
+        if matches!(self.turn(), Turn::Player(_)) {
+            out.push(Act::Step);
+            if self.steps == 1 {
+                out.push(Act::Stop);
+            }
+        }
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(Act, f64)>) {
+        out.clear();
+        if self.turn() == Turn::Chance {
+            let third = if self.opts.bad_chance { 0.2 } else { 1.0 / 6.0 };
+            out.extend([
+                (Act::Roll(1), 0.5),
+                (Act::Roll(2), 1.0 / 3.0),
+                (Act::Roll(3), third),
+            ]);
+        }
+    }
+    fn apply(&mut self, a: Act) {
+        match a {
+            Act::Roll(r) => self.roll = Some(r),
+            Act::Stop => self.end_turn(),
+            Act::Step => {
+                let p = self.to_move as usize;
+                self.scores[p] += self.roll.unwrap_or(0);
+                self.steps += 1;
+                if self.steps == 2 || self.scores[p] >= TARGET {
+                    self.end_turn();
+                }
+            }
+        }
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let s = &self.scores[..self.n()];
+        if let Some(w) = s.iter().position(|&x| x >= TARGET) {
+            return Some(Outcome::Win(Player(w as u8)));
+        }
+        if self.turns >= MAX_TURNS {
+            let best = *s.iter().max()?;
+            let mut set = PlayerSet::default();
+            s.iter()
+                .enumerate()
+                .filter(|(_, &x)| x == best)
+                .for_each(|(i, _)| set.insert(Player(i as u8)));
+            return Some(if set.len() == 1 {
+                Outcome::Win(set.iter().next()?)
+            } else {
+                Outcome::Draw(set)
+            });
+        }
+        None
+    }
+    fn action_text(&self, a: Act) -> String {
+        match a {
+            Act::Roll(r) => format!("roll{r}"),
+            Act::Step => "step".into(),
+            Act::Stop => "stop".into(),
+        }
+    }
+    fn action_key(&self, a: Act) -> usize {
+        match a {
+            Act::Roll(r) => r as usize,
+            Act::Step => 4,
+            Act::Stop => 5,
+        }
+    }
+    fn action_key_space(&self) -> usize {
+        6
+    }
+    fn hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.scores, self.to_move, self.roll, self.steps, self.turns).hash(&mut h);
+        h.finish()
+    }
+    fn max_game_actions(&self) -> u64 {
+        3 * MAX_TURNS as u64
+    }
+    fn render(&self) -> String {
+        self.position()
+    }
+}
+
+fn toy(players: u8) -> Toy {
+    Toy::new_game(&Opts {
+        players,
+        ..Opts::default()
+    })
+    .unwrap()
+}
+
+fn registry() -> Registry {
+    Registry::new(vec![GameEntry::of::<Toy>("Toy", "A test game.")])
+}
+
+#[test]
+fn harness_passes_on_a_correct_game() {
+    let plies = check_games(
+        &[toy(2), toy(3)],
+        &Config {
+            games: 50,
+            ..Config::default()
+        },
+    );
+    assert!(plies > 500, "the harness played too little: {plies}");
+}
+
+#[test]
+#[should_panic(expected = "incremental hash differs")]
+fn harness_catches_a_broken_position_string() {
+    let g = Toy::new_game(&Opts {
+        players: 2,
+        broken_text: true,
+        ..Opts::default()
+    })
+    .unwrap();
+    check_games(&[g], &Config::default());
+}
+
+#[test]
+#[should_panic(expected = "chance probabilities sum to")]
+fn harness_catches_a_bad_probability_sum() {
+    let g = Toy::new_game(&Opts {
+        players: 2,
+        bad_chance: true,
+        ..Opts::default()
+    })
+    .unwrap();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+    check_state(&g, &mut rng, &|| "start".into());
+}
+
+#[test]
+fn perft_counts_chance_and_multi_action_turns() {
+    let g = toy(2);
+    // depth 1: 3 rolls; depth 2: each roll then `step`; depth 3: after one
+    // step the player may step or stop (2 each).
+    assert_eq!(perft(&g, 0), 1);
+    assert_eq!(perft(&g, 1), 3);
+    assert_eq!(perft(&g, 2), 3);
+    assert_eq!(perft(&g, 3), 6);
+    // depth 4: after stop -> 3 rolls; after second step -> 3 rolls.
+    assert_eq!(perft(&g, 4), 18);
+    let div = tabula_core::divide(&g, 4, |_, _| {});
+    assert_eq!(div.iter().map(|d| d.1).sum::<u64>(), 18);
+    assert_eq!(div[0].0, "roll1");
+}
+
+#[test]
+fn perft_does_not_count_sequences_ending_early() {
+    // One step from the target: roll then step wins, so depth 3 counts
+    // nothing after a winning step.
+    let g = Toy::from_position(
+        &Opts {
+            players: 2,
+            ..Opts::default()
+        },
+        "9,0 1 - 0",
+    )
+    .unwrap();
+    assert_eq!(perft(&g, 2), 3);
+    assert_eq!(perft(&g, 3), 0);
+}
+
+#[test]
+fn registry_validates_specs_and_positions() {
+    let reg = registry();
+    let g = reg.create("toy(players=3)", None).unwrap();
+    assert_eq!(g.num_players(), 3);
+    assert_eq!(g.spec(), "toy(players=3)");
+    assert_eq!(reg.create("TOY", None).unwrap().spec(), "toy");
+    let e = reg.create("toy(colour=red)", None).err().unwrap();
+    assert!(
+        e.message.contains("players, broken_text, bad_chance"),
+        "{e}"
+    );
+    assert!(reg
+        .create("chess", None)
+        .err()
+        .unwrap()
+        .message
+        .contains("valid: toy"));
+    assert!(reg.create("toy", Some("1,2 9 - 0")).is_err());
+}
+
+#[test]
+fn erased_apply_rejects_bad_text_and_changes_nothing() {
+    let mut g = registry().create("toy", None).unwrap();
+    assert_eq!(g.legal_actions(), vec!["roll1", "roll2", "roll3"]);
+    let before = g.position();
+    for bad in ["", "step", "roll4", "roll 1"] {
+        assert!(g.apply_text(bad).is_err(), "{bad}");
+        assert_eq!(g.position(), before);
+    }
+    assert_eq!(g.apply_text(" ROLL2 ").unwrap(), "roll2");
+    assert_eq!(g.position(), "0,0 1 2:0 0");
+}
+
+#[test]
+fn records_round_trip_and_report_the_first_bad_line() {
+    let reg = registry();
+    let mut game = reg.create("toy", None).unwrap();
+    let mut rec = Record::new(game.spec(), None);
+    rec.set_meta("seed", "7");
+    for text in [
+        "roll3", "step", "step", "roll3", "step", "stop", "roll2", "step", "step",
+    ] {
+        let actor = match game.turn() {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        };
+        let t = game.apply_text(text).unwrap();
+        rec.push(actor, t);
+    }
+    rec.result = game.outcome();
+    assert_eq!(rec.result, Some(Outcome::Win(Player(0))));
+    let text = rec.to_text();
+    let back = Record::parse(&text).unwrap();
+    assert_eq!(back.to_text(), text);
+    let end = back.replay(&reg).unwrap();
+    assert_eq!(end.position(), game.position());
+
+    let broken = text.replace("* roll2", "* roll7");
+    let e = Record::parse(&broken).unwrap().replay(&reg).err().unwrap();
+    let line = text.lines().position(|l| l == "* roll2").unwrap() + 1;
+    assert!(e.message.starts_with(&format!("line {line}:")), "{e}");
+
+    let wrong_seat = text.replacen("1 step", "2 step", 1);
+    assert!(Record::parse(&wrong_seat).unwrap().replay(&reg).is_err());
+    let wrong_result = text.replace("result: win 1", "result: win 2");
+    assert!(Record::parse(&wrong_result).unwrap().replay(&reg).is_err());
+    assert!(Record::parse("hello").is_err());
+    assert!(Record::parse("[Tabula record]\nno colon here\n").is_err());
+    assert!(Record::parse("[Tabula record]\ngame: toy\n\nx step\n").is_err());
+}
+
+#[test]
+fn outcome_scores_sum_to_one() {
+    let mut set = PlayerSet::default();
+    set.insert(Player(0));
+    set.insert(Player(2));
+    let d = Outcome::Draw(set);
+    assert_eq!(
+        d.score(Player(0)) + d.score(Player(1)) + d.score(Player(2)),
+        1.0
+    );
+    assert_eq!(Outcome::parse(&d.to_text()).unwrap(), d);
+    assert_eq!(Outcome::Win(Player(1)).score(Player(1)), 1.0);
+}
+
+#[test]
+fn perft_files_are_checked_row_by_row() {
+    let good = "# name; spec; position; counts\nstart; toy; start; 1:3 2:3 3:6 4:18\nnear; toy(players=3); 9,0,0 1 - 0; 2:3 3:0\n";
+    assert_eq!(tabula_core::perft_data::check_file::<Toy>(good, 3), 5);
+    let bad = good.replace("4:18", "4:19");
+    let caught = std::panic::catch_unwind(|| tabula_core::perft_data::check_file::<Toy>(&bad, 4));
+    assert!(caught.is_err(), "a wrong count must fail");
+}
