@@ -1,10 +1,28 @@
 //! The games Tabula plays. A new game plugs in here with one line.
 
-use tabula_core::{GameEntry, Registry};
+use tabula_ai::AnyAgent;
+use tabula_core::{AnyGame, Error, GameEntry, Registry};
 
 /// Every game, in menu order.
 pub fn registry() -> Registry {
     Registry::new(vec![
         // GAMES: one `GameEntry::of::<Type>(TITLE, DESCRIPTION)` line per game crate.
     ])
+}
+
+/// Builds an agent when the game is of its type (see `tabula_ai::agent_for`).
+type AgentMaker = fn(&dyn AnyGame, &str, u64) -> Option<Result<Box<dyn AnyAgent>, Error>>;
+
+/// The AI of every game, one line per game, next to the registry above.
+const AGENTS: &[AgentMaker] = &[
+    // AGENTS: one `tabula_ai::agent_for::<Type>` line per game crate.
+];
+
+/// An AI player by name (`random`, `mcts`, `level5`, ... see
+/// `tabula_ai::AGENT_NAMES`) for the game `game` is an instance of.
+pub fn agent(game: &dyn AnyGame, name: &str, seed: u64) -> Result<Box<dyn AnyAgent>, Error> {
+    AGENTS
+        .iter()
+        .find_map(|make| make(game, name, seed))
+        .unwrap_or_else(|| Err(Error::spec(format!("no AI player for `{}`", game.name()))))
 }

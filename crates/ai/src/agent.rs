@@ -1,0 +1,65 @@
+//! The generic agent interface, in the game's own types.
+
+use crate::budget::{Budget, Limits};
+use crate::Choice;
+use tabula_core::{Error, Game, Turn};
+
+/// A search result for one decision.
+#[derive(Clone, Debug)]
+pub struct Decision<G: Game> {
+    pub action: G::Action,
+    /// Expected score of the player to move, in `[0, 1]`.
+    pub value: f32,
+    /// Principal line from the root, starting with `action` (may contain
+    /// chance outcomes).
+    pub pv: Vec<G::Action>,
+    pub nodes: u64,
+    /// Root actions, best first, with their values.
+    pub ranked: Vec<(G::Action, f32)>,
+}
+
+impl<G: Game> Decision<G> {
+    /// A decision without search information.
+    pub fn bare(action: G::Action, value: f32, nodes: u64) -> Self {
+        Decision {
+            action,
+            value,
+            pv: vec![action],
+            nodes,
+            ranked: vec![(action, value)],
+        }
+    }
+
+    /// The same decision in notation; the principal line is cut where it
+    /// stops being legal (it never should) or the game ends.
+    pub fn to_choice(&self, root: &G) -> Choice {
+        let mut pv = Vec::with_capacity(self.pv.len());
+        let mut g = root.clone();
+        for &a in &self.pv {
+            if g.turn() == Turn::Over || !g.actions_here().contains(&a) {
+                break;
+            }
+            pv.push(g.action_text(a));
+            g.apply(a);
+        }
+        Choice {
+            action: root.action_text(self.action),
+            value: self.value,
+            pv,
+            nodes: self.nodes,
+            ranked: self
+                .ranked
+                .iter()
+                .map(|&(a, v)| (root.action_text(a), v))
+                .collect(),
+        }
+    }
+}
+
+/// An agent for game `G`. Called only when a player is to move.
+pub trait Agent<G: Game>: Send {
+    fn name(&self) -> &str;
+    /// The budget used where the caller's [`Limits`] leave a field unset.
+    fn default_limits(&self) -> Limits;
+    fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error>;
+}

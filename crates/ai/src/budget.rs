@@ -1,0 +1,99 @@
+//! Search budgets: time, iterations and cancellation, checked cheaply.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What a caller allows one decision. A `None` field means "the agent's own
+/// default"; `Limits::default()` leaves everything to the agent.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub time: Option<Duration>,
+    /// Playouts for MCTS, nodes for tree searches.
+    pub iterations: Option<u64>,
+    /// Set to `true` to make the agent return its best action so far.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    pub fn time(time: Duration) -> Self {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    pub fn iterations(n: u64) -> Self {
+        Limits {
+            iterations: Some(n),
+            ..Limits::default()
+        }
+    }
+}
+
+/// The budget of one running search.
+///
+/// Time is the hard limit: agents poll [`Budget::exhausted`] often enough
+/// (at least every millisecond or so) to stay well within 10 % of it.
+/// When the caller gives only iterations, the agent's own time limit does
+/// not apply, so a fixed iteration count gives reproducible play.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    start: Instant,
+    deadline: Option<Instant>,
+    iterations: Option<u64>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Budget {
+    pub fn new(limits: &Limits, defaults: &Limits) -> Self {
+        let start = Instant::now();
+        let (time, iterations) = match (limits.time, limits.iterations) {
+            (None, None) => (defaults.time, defaults.iterations),
+            given => given,
+        };
+        Budget {
+            start,
+            deadline: time.map(|t| start + t),
+            iterations,
+            cancel: limits.cancel.clone().or_else(|| defaults.cancel.clone()),
+        }
+    }
+
+    /// No limit at all: for searches bounded otherwise (fixed depth).
+    pub fn unlimited() -> Self {
+        Budget::new(&Limits::default(), &Limits::default())
+    }
+
+    /// Whether the search must stop after `done` iterations.
+    pub fn exhausted(&self, done: u64) -> bool {
+        self.iterations.is_some_and(|n| done >= n)
+            || self.cancelled()
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Fraction of the time budget used, when there is one.
+    pub fn time_used(&self) -> Option<f64> {
+        let d = self.deadline?;
+        let total = d.duration_since(self.start).as_secs_f64();
+        Some(if total <= 0.0 {
+            1.0
+        } else {
+            self.start.elapsed().as_secs_f64() / total
+        })
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn iterations(&self) -> Option<u64> {
+        self.iterations
+    }
+}

@@ -1,0 +1,131 @@
+//! AI players for every Tabula game.
+//!
+//! Agents are written once, generic over [`Game`] + [`Evaluate`] and
+//! monomorphised per game for speed; the CLI and the server see them only
+//! through the type-erased [`AnyAgent`], which speaks action text.
+//!
+//! Values reported to callers ([`Choice::value`], [`Choice::ranked`]) are
+//! always the *expected score of the player to move* in `[0, 1]` (1 = sure
+//! win, 0 = sure loss, a two-player draw 0.5), whatever the agent, so hints
+//! from different agents read the same way.
+
+mod agent;
+mod budget;
+mod random;
+
+pub use agent::{Agent, Decision};
+pub use budget::{Budget, Limits};
+
+use std::marker::PhantomData;
+use tabula_core::{AnyGame, Erased, Error, Evaluate, Game, Turn};
+
+/// The answer of an agent, in the game's notation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The chosen action, legal in the game it was asked about.
+    pub action: String,
+    /// Expected score of the player to move, in `[0, 1]`.
+    pub value: f32,
+    /// Principal line, starting with `action`.
+    pub pv: Vec<String>,
+    /// Nodes (or playouts, for MCTS) searched.
+    pub nodes: u64,
+    /// Best actions first, with their values (same scale as `value`).
+    pub ranked: Vec<(String, f32)>,
+}
+
+/// Any agent for any game, speaking text: what the CLI and the server use.
+pub trait AnyAgent: Send {
+    fn name(&self) -> &str;
+    /// Pick an action for the player to move in `game`. Errors when the
+    /// game is not the one the agent was built for, is over, or waits for
+    /// a chance outcome.
+    fn choose(&mut self, game: &dyn AnyGame, limits: &Limits) -> Result<Choice, Error>;
+}
+
+/// Every agent name [`make_agent`] accepts.
+pub const AGENT_NAMES: &[&str] = &[
+    "random",
+    "greedy",
+    "uct",
+    "mcts",
+    "alphabeta",
+    "expectimax",
+    "level1",
+    "level2",
+    "level3",
+    "level4",
+    "level5",
+    "level6",
+    "level7",
+    "level8",
+];
+
+/// Build an agent by name for game type `G`; `seed` fixes its randomness.
+pub fn make_agent<G: Game + Evaluate>(name: &str, seed: u64) -> Result<Box<dyn AnyAgent>, Error> {
+    let lower = name.trim().to_ascii_lowercase();
+    match lower.as_str() {
+        "random" => Ok(typed::<G, _>(random::RandomAgent::new(seed))),
+        _ if AGENT_NAMES.contains(&lower.as_str()) => {
+            Err(Error::spec(format!("agent `{lower}` is not available yet")))
+        }
+        _ => Err(Error::spec(format!(
+            "unknown agent `{name}` (valid: {})",
+            AGENT_NAMES.join(", ")
+        ))),
+    }
+}
+
+/// The per-game entry of the agent table in `tabula-games`: `None` when
+/// `game` is not a `G`, otherwise the named agent, or an error when the
+/// agent cannot play this game (alpha-beta with dice or three players).
+pub fn agent_for<G: Game + Evaluate>(
+    game: &dyn AnyGame,
+    name: &str,
+    seed: u64,
+) -> Option<Result<Box<dyn AnyAgent>, Error>> {
+    game.as_any().downcast_ref::<Erased<G>>()?;
+    Some(make_agent::<G>(name, seed))
+}
+
+fn typed<G: Game, A: Agent<G> + 'static>(agent: A) -> Box<dyn AnyAgent> {
+    Box::new(Typed {
+        agent,
+        game: PhantomData::<fn() -> G>,
+    })
+}
+
+/// Adapts a generic [`Agent`] to the text-speaking [`AnyAgent`].
+struct Typed<G, A> {
+    agent: A,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G: Game, A: Agent<G>> AnyAgent for Typed<G, A> {
+    fn name(&self) -> &str {
+        self.agent.name()
+    }
+
+    fn choose(&mut self, game: &dyn AnyGame, limits: &Limits) -> Result<Choice, Error> {
+        let state = &game
+            .as_any()
+            .downcast_ref::<Erased<G>>()
+            .ok_or_else(|| {
+                Error::spec(format!(
+                    "agent `{}` plays {}, not {}",
+                    self.agent.name(),
+                    G::NAME,
+                    game.name()
+                ))
+            })?
+            .state;
+        match state.turn() {
+            Turn::Player(_) => {}
+            Turn::Chance => return Err(Error::illegal("no player to move: waiting for a roll")),
+            Turn::Over => return Err(Error::illegal("the game is over")),
+        }
+        let budget = Budget::new(limits, &self.agent.default_limits());
+        let d = self.agent.decide(state, &budget)?;
+        Ok(d.to_choice(state))
+    }
+}
