@@ -1,1 +1,82 @@
-fn main() {}
+//! `tabula`: the command-line tool for everything scriptable.
+//!
+//! Every command works through the game registry (spec strings such as
+//! `stelpur(preset=ludii)`); bad input gives a one-line error and a non-zero
+//! exit status.
+
+mod bench;
+mod games;
+mod inspect;
+mod perft;
+mod play;
+mod replay;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "tabula",
+    version,
+    about = "Tabula: rules engines, AI and play for Dragonchess, Gildervaik, Phylde and Ad Elta Stelpur"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the games, their options and defaults.
+    Games(games::Args),
+    /// Draw the board of a position as text.
+    Show(inspect::ShowArgs),
+    /// List the legal actions of a position, one per line.
+    Moves(inspect::MovesArgs),
+    /// Count action sequences of a given length (last stdout line = the count).
+    Perft(perft::Args),
+    /// Random playouts on one thread: playouts/s, actions/s, game length.
+    Bench(bench::Args),
+    /// Play in the terminal against the computer or at one keyboard.
+    Play(play::Args),
+    /// Check a record file and show the game move by move.
+    Replay(replay::Args),
+}
+
+/// A command's failure: the message printed after `tabula: `.
+pub type CmdResult = Result<(), String>;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Games(a) => games::run(a),
+        Command::Show(a) => inspect::show(a),
+        Command::Moves(a) => inspect::moves(a),
+        Command::Perft(a) => perft::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Play(a) => play::run(a),
+        Command::Replay(a) => replay::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("tabula: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Create a game from a spec string and an optional position string.
+pub fn open_game(
+    spec: &str,
+    position: Option<&str>,
+) -> Result<Box<dyn tabula_core::AnyGame>, String> {
+    tabula_games::registry()
+        .create(spec, position)
+        .map_err(|e| e.to_string())
+}
+
+/// Print a JSON value on one line.
+pub fn print_json(value: &serde_json::Value) {
+    println!("{value}");
+}

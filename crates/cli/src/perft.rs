@@ -1,0 +1,75 @@
+//! `tabula perft`: count action sequences, with per-first-action totals.
+
+use crate::{open_game, print_json, CmdResult};
+use serde_json::json;
+use std::io::Write;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game spec, e.g. `dragonchess`.
+    spec: String,
+    /// Number of actions (player actions and chance outcomes) per sequence.
+    depth: u32,
+    /// Position string (default: the start position).
+    #[arg(long)]
+    position: Option<String>,
+    /// Also print the count below each first action.
+    #[arg(long)]
+    divide: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> CmdResult {
+    let game = open_game(&args.spec, args.position.as_deref())?;
+    let start = Instant::now();
+    let (nodes, rows) = if args.depth == 0 {
+        (game.perft(0), Vec::new())
+    } else {
+        let mut progress = |done: usize, total: usize| {
+            if start.elapsed().as_secs_f64() > 1.0
+                || done == total && total > 0 && start.elapsed().as_millis() > 300
+            {
+                eprint!(
+                    "\rperft {}: {done}/{total} first actions, {:.1} s",
+                    args.depth,
+                    start.elapsed().as_secs_f64()
+                );
+                if done == total {
+                    eprintln!();
+                }
+                let _ = std::io::stderr().flush();
+            }
+        };
+        let rows = game.divide(args.depth, &mut progress);
+        (rows.iter().map(|r| r.1).sum(), rows)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let nps = if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    };
+    if args.json {
+        let mut obj = json!({"game": game.spec(), "depth": args.depth, "nodes": nodes, "seconds": seconds, "nodes_per_sec": nps});
+        if args.divide {
+            obj["divide"] = json!(rows
+                .iter()
+                .map(|(a, n)| json!({"action": a, "nodes": n}))
+                .collect::<Vec<_>>());
+        }
+        print_json(&obj);
+        return Ok(());
+    }
+    if args.divide {
+        for (a, n) in &rows {
+            println!("{a}: {n}");
+        }
+        println!();
+    }
+    eprintln!("{:.3} s, {:.0} nodes/s", seconds, nps);
+    println!("{nodes}");
+    Ok(())
+}

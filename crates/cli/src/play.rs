@@ -1,0 +1,244 @@
+//! `tabula play`: a game in the terminal. Human seats type actions; computer
+//! seats and dice are played by the program, with a seed that is recorded so
+//! the game can be replayed exactly.
+
+use crate::inspect::status_line;
+use crate::{open_game, CmdResult};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::io::{BufRead, Write};
+use tabula_core::{AnyGame, Player, Record, Turn};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game spec, e.g. `dragonchess` or `stelpur(preset=ludii)`.
+    spec: String,
+    /// Who sits where, comma-separated in seat order: `human` or `computer`
+    /// (default: seat 1 human, the others computer).
+    #[arg(long)]
+    seats: Option<String>,
+    /// Seed for dice and computer players (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Start from this position instead of the start position.
+    #[arg(long)]
+    position: Option<String>,
+    /// Save the record to this file when the game ends.
+    #[arg(long)]
+    save: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Seat {
+    Human,
+    Computer,
+}
+
+fn parse_seats(text: Option<&str>, n: usize) -> Result<Vec<Seat>, String> {
+    let Some(text) = text else {
+        return Ok((0..n)
+            .map(|i| if i == 0 { Seat::Human } else { Seat::Computer })
+            .collect());
+    };
+    let seats = text
+        .split(',')
+        .map(|s| match s.trim().to_ascii_lowercase().as_str() {
+            "human" | "h" => Ok(Seat::Human),
+            "computer" | "c" | "ai" => Ok(Seat::Computer),
+            other => Err(format!("bad seat `{other}` (valid: human, computer)")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if seats.len() != n {
+        return Err(format!(
+            "--seats lists {} seats but the game has {n}",
+            seats.len()
+        ));
+    }
+    Ok(seats)
+}
+
+const HELP: &str = "type an action (see `moves`), or: moves, show, undo, save FILE, help, quit";
+
+/// The state of a terminal game: the record is the truth, the game is the
+/// record replayed.
+struct Session {
+    game: Box<dyn AnyGame>,
+    record: Record,
+    seats: Vec<Seat>,
+    rng: SmallRng,
+    /// Dice outcomes taken back by `undo`, replayed before new rolls so an
+    /// undo cannot be used to re-roll.
+    undone_rolls: Vec<String>,
+}
+
+impl Session {
+    fn actor(&self) -> Option<Player> {
+        match self.game.turn() {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, String> {
+        let actor = self.actor();
+        let canonical = self.game.apply_text(text).map_err(|e| e.to_string())?;
+        self.record.push(actor, canonical.clone());
+        Ok(canonical)
+    }
+
+    fn roll(&mut self) -> Result<String, String> {
+        let outcomes = self.game.chance_outcomes();
+        if let Some(r) = self.undone_rolls.pop() {
+            if outcomes.iter().any(|(a, _)| *a == r) {
+                return self.play(&r);
+            }
+            self.undone_rolls.clear();
+        }
+        let mut x: f64 = self.rng.gen();
+        let mut pick = outcomes
+            .last()
+            .map(|o| o.0.clone())
+            .ok_or("no chance outcome")?;
+        for (a, p) in &outcomes {
+            if x < *p {
+                pick = a.clone();
+                break;
+            }
+            x -= p;
+        }
+        self.play(&pick)
+    }
+
+    fn computer_action(&mut self) -> Result<String, String> {
+        let acts = self.game.legal_actions();
+        let pick = acts
+            .get(self.rng.gen_range(0..acts.len().max(1)))
+            .cloned()
+            .ok_or("no legal action")?;
+        self.play(&pick)
+    }
+
+    /// Take back everything since (and including) the last human action.
+    fn undo(&mut self) -> Result<(), String> {
+        let last_human = self
+            .record
+            .actions
+            .iter()
+            .rposition(|a| {
+                a.actor
+                    .is_some_and(|p| self.seats[p.index()] == Seat::Human)
+            })
+            .ok_or("nothing to undo")?;
+        for a in self.record.actions.drain(last_human..).rev() {
+            if a.actor.is_none() {
+                self.undone_rolls.push(a.text);
+            }
+        }
+        self.game = self
+            .record
+            .replay(&tabula_games::registry())
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    fn save(&mut self, path: &str) -> Result<(), String> {
+        self.record.result = self.game.outcome();
+        std::fs::write(path, self.record.to_text()).map_err(|e| format!("cannot write {path}: {e}"))
+    }
+}
+
+pub fn run(args: Args) -> CmdResult {
+    let game = open_game(&args.spec, args.position.as_deref())?;
+    let seats = parse_seats(args.seats.as_deref(), game.num_players())?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let start = args.position.as_ref().map(|_| game.position());
+    let mut record = Record::new(game.spec(), start);
+    record.set_meta("seed", seed.to_string());
+    for (i, s) in seats.iter().enumerate() {
+        let who = match s {
+            Seat::Human => "human",
+            Seat::Computer => "computer (random)",
+        };
+        record.set_meta(
+            &format!("player {}", i + 1),
+            format!("{} ({who})", game.player_name(Player(i as u8))),
+        );
+    }
+    let mut s = Session {
+        game,
+        record,
+        seats,
+        rng: SmallRng::seed_from_u64(seed),
+        undone_rolls: Vec::new(),
+    };
+    println!("{HELP}");
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut shown = false;
+    loop {
+        match s.game.turn() {
+            Turn::Over => {
+                println!("{}", s.game.render().trim_end());
+                println!("{}", status_line(s.game.as_ref()));
+                if let Some(path) = &args.save {
+                    s.save(path)?;
+                    println!("record saved to {path}");
+                }
+                return Ok(());
+            }
+            Turn::Chance => {
+                let r = s.roll()?;
+                println!("roll: {r}");
+                shown = false;
+            }
+            Turn::Player(p) if s.seats[p.index()] == Seat::Computer => {
+                let a = s.computer_action()?;
+                println!("{} plays {a}", s.game.player_name(p));
+                shown = false;
+            }
+            Turn::Player(p) => {
+                if !shown {
+                    println!("{}", s.game.render().trim_end());
+                    println!("{}", status_line(s.game.as_ref()));
+                    shown = true;
+                }
+                print!("{}> ", s.game.player_name(p));
+                let _ = std::io::stdout().flush();
+                let Some(line) = lines.next() else {
+                    println!();
+                    return Err("input closed before the game ended".into());
+                };
+                let line = line.map_err(|e| format!("cannot read input: {e}"))?;
+                let line = line.trim();
+                let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+                match cmd {
+                    "" => {}
+                    "help" | "?" => println!("{HELP}"),
+                    "quit" | "exit" => return Ok(()),
+                    "moves" => println!("{}", s.game.legal_actions().join(" ")),
+                    "show" => shown = false,
+                    "undo" => match s.undo() {
+                        Ok(()) => shown = false,
+                        Err(e) => println!("{e}"),
+                    },
+                    "save" if rest.trim().is_empty() => println!("usage: save FILE"),
+                    "save" => match s.save(rest.trim()) {
+                        Ok(()) => println!("record saved to {}", rest.trim()),
+                        Err(e) => println!("{e}"),
+                    },
+                    _ => match s.play(line) {
+                        Ok(a) => {
+                            println!("{} plays {a}", s.game.player_name(p));
+                            shown = false;
+                        }
+                        Err(e) => println!("{e}"),
+                    },
+                }
+            }
+        }
+    }
+}

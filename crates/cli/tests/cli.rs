@@ -1,0 +1,233 @@
+//! End-to-end tests of the `tabula` binary: every command on every
+//! registered game, and bad input that must fail with one line on stderr.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .output()
+        .expect("run tabula")
+}
+
+fn tabula_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tabula");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(
+        o.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_str(stdout(o).trim()).expect("one JSON object")
+}
+
+/// Fails with exactly one line on stderr and a non-zero status.
+fn assert_clean_failure(o: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "should fail");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one-line error expected, got:\n{err}"
+    );
+    assert!(err.contains(needle), "`{needle}` not in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn game_names() -> Vec<String> {
+    let v = json(&tabula(&["games", "--json"]));
+    v["games"]
+        .as_array()
+        .expect("games list")
+        .iter()
+        .map(|g| g["name"].as_str().expect("name").to_string())
+        .collect()
+}
+
+fn players_of(name: &str) -> usize {
+    json(&tabula(&["moves", name, "--json"]))["players"]
+        .as_u64()
+        .expect("players") as usize
+}
+
+#[test]
+fn games_lists_the_registry_with_options() {
+    let v = json(&tabula(&["games", "--json"]));
+    for g in v["games"].as_array().expect("games") {
+        assert!(g["name"].is_string() && g["options"].is_array(), "{g}");
+    }
+    assert!(tabula(&["games"]).status.success());
+}
+
+#[test]
+fn every_game_answers_every_inspection_command() {
+    for name in game_names() {
+        let show = tabula(&["show", &name]);
+        assert!(show.status.success(), "show {name}");
+        assert!(stdout(&show).contains("position: "));
+        let moves = json(&tabula(&["moves", &name, "--json"]));
+        let n = moves["moves"].as_array().expect("moves").len() as u64;
+        assert!(n > 0, "{name} has moves at the start");
+        let plain = tabula(&["moves", &name]);
+        assert_eq!(stdout(&plain).lines().count() as u64, n);
+        let p1 = tabula(&["perft", &name, "1"]);
+        assert_eq!(
+            stdout(&p1).lines().last(),
+            Some(n.to_string().as_str()),
+            "perft 1 = move count for {name}"
+        );
+        let p = json(&tabula(&["perft", &name, "2", "--json"]));
+        assert!(
+            p["nodes"].as_u64().expect("nodes") > 0
+                && p["nodes_per_sec"].is_number()
+                && p["seconds"].is_number()
+        );
+        let div = tabula(&["perft", &name, "2", "--divide"]);
+        assert_eq!(
+            stdout(&div).lines().last(),
+            Some(p["nodes"].to_string().as_str())
+        );
+        let b = json(&tabula(&["bench", &name, "--seconds", "0.2", "--json"]));
+        for key in ["playouts_per_sec", "actions_per_sec", "mean_actions"] {
+            assert!(b[key].as_f64().expect(key) > 0.0, "{name} {key}");
+        }
+        // The position printed by `show` reads back.
+        let pos = moves["position"].as_str().expect("position");
+        assert!(tabula(&["moves", &name, "--position", pos])
+            .status
+            .success());
+    }
+}
+
+#[test]
+fn computer_games_are_saved_and_replayed() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for name in game_names() {
+        let players = players_of(&name);
+        let seats = vec!["computer"; players].join(",");
+        let file = dir.join(format!("{name}.txt"));
+        let file = file.to_str().expect("utf-8 path");
+        let out = tabula(&[
+            "play", &name, "--seats", &seats, "--seed", "7", "--save", file,
+        ]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout(&out).contains("game over"), "{name} ended");
+        let replay = tabula(&["replay", file]);
+        assert!(
+            replay.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&replay.stderr)
+        );
+        assert!(stdout(&replay).contains("record OK"));
+        // Same seed, same game.
+        let again = tabula(&["play", &name, "--seats", &seats, "--seed", "7"]);
+        assert_eq!(
+            stdout(&again),
+            stdout(&out).replace(&format!("record saved to {file}\n"), "")
+        );
+        // A corrupted action is reported with its line.
+        let text = std::fs::read_to_string(file).expect("record");
+        let body_line = text
+            .lines()
+            .position(|l| l.starts_with("1 "))
+            .expect("an action of seat 1")
+            + 1;
+        let broken: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i + 1 == body_line {
+                    "1 zz-top".to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        let bad = dir.join(format!("{name}-bad.txt"));
+        std::fs::write(&bad, broken.join("\n")).expect("write");
+        let out = tabula(&["replay", bad.to_str().expect("path")]);
+        assert_clean_failure(&out, &format!("line {body_line}:"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn humans_type_moves_undo_and_quit() {
+    for name in game_names() {
+        let players = players_of(&name);
+        let seats = std::iter::once("human")
+            .chain(std::iter::repeat_n("computer", players - 1))
+            .collect::<Vec<_>>()
+            .join(",");
+        let out = tabula(&["moves", &name, "--json"]);
+        let v = json(&out);
+        let first = v["moves"][0].as_str().unwrap_or("").to_string();
+        let input = if v["chance"].is_array() {
+            // Dice first: the program rolls, then the human acts.
+            "moves\nnonsense\nquit\n".to_string()
+        } else {
+            format!("moves\nnonsense\n{first}\nundo\n{first}\nquit\n")
+        };
+        let o = tabula_with_input(&["play", &name, "--seats", &seats, "--seed", "3"], &input);
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = stdout(&o);
+        assert!(
+            text.contains("bad action") || text.contains("illegal action"),
+            "{name}: nonsense rejected:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn bad_input_fails_with_one_line() {
+    assert_clean_failure(&tabula(&["show", "chess"]), "unknown game `chess`");
+    assert_clean_failure(&tabula(&["moves", "chess(x=1"]), "missing `)`");
+    assert_clean_failure(&tabula(&["replay", "/nonexistent/file.txt"]), "cannot read");
+    let dir = std::env::temp_dir().join(format!("tabula-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let f = dir.join("junk.txt");
+    std::fs::write(&f, "not a record\n").expect("write");
+    assert_clean_failure(&tabula(&["replay", f.to_str().expect("path")]), "line 1");
+    let _ = std::fs::remove_dir_all(&dir);
+    for name in game_names() {
+        assert_clean_failure(
+            &tabula(&["show", &name, "--position", "garbage ### !!"]),
+            "bad position",
+        );
+        assert_clean_failure(
+            &tabula(&["moves", &format!("{name}(no_such_option=1)")]),
+            "valid:",
+        );
+        assert_clean_failure(&tabula(&["bench", &name, "--seconds", "-1"]), "--seconds");
+        assert_clean_failure(&tabula(&["play", &name, "--seats", "human"]), "seats");
+    }
+}
