@@ -1,0 +1,150 @@
+//! Ad Elta Stelpur ("chasing the girls"), the Icelandic dice chase on a 2x12
+//! board, as `shared/rules/stelpur.md` specifies it, with the presets `seed`
+//! (default), `tablesites` and `ludii` and every option of its §11.
+//!
+//! One action is one die-use (`6:6-12`); a roll of the two dice is a chance
+//! action (`6-1`, one of 21 unordered outcomes). A position is two 24-bit
+//! masks plus the roll in progress, so cloning is a copy and generation is
+//! shifts and masks.
+
+mod board;
+mod dice;
+mod eval;
+mod movegen;
+mod notation;
+mod options;
+mod position;
+mod render;
+mod state;
+
+pub use board::Cell;
+pub use dice::{Left, Roll, ROLLS};
+pub use movegen::Use;
+pub use notation::{roll_records, RollRecord, Step};
+pub use options::{
+    Between, Doubles, ForcedPlay, LastDoubles, Options, OwnLanding, Preset, Protection,
+};
+pub use state::{Action, Stelpur};
+
+use board::cells;
+use tabula_core::options::{OptionDef, OptionValues};
+use tabula_core::{zobrist, Error, Game, Outcome, Player, Turn};
+
+/// Display title for menus.
+pub const TITLE: &str = "Ad Elta Stelpur";
+/// One or two sentences for menus and `tabula games`.
+pub const DESCRIPTION: &str = "Icelandic chase on a 2x12 board: two dice, only 1s, 6s and doubles \
+     move, capture by landing, pawns safe on rune corners between two enemies, and a lone last \
+     pawn that jumps from corner to corner. Presets: seed, tablesites, ludii.";
+
+const PAWN_KEYS: [u64; 48] = zobrist::keys(0x5374_656C_7075_7201);
+const STATE_SEED: u64 = 0x5374_656C_7075_7202;
+const COUNTER_SEED: u64 = 0x5374_656C_7075_7203;
+
+/// Actions per roll at most: the roll, eight die-uses, a pass.
+const ACTIONS_PER_ROLL: u64 = 10;
+/// Captures in a game at most: the 11th takes a last pawn.
+const MAX_CAPTURES: u64 = 11;
+
+impl Game for Stelpur {
+    type Action = Action;
+    type Options = Options;
+    const NAME: &'static str = "stelpur";
+
+    fn option_defs() -> &'static [OptionDef] {
+        options::DEFS
+    }
+    fn options_from(values: &OptionValues) -> Result<Options, Error> {
+        Options::from_values(values)
+    }
+    fn new_game(options: &Options) -> Result<Self, Error> {
+        Ok(Stelpur::start(options))
+    }
+    fn from_position(options: &Options, text: &str) -> Result<Self, Error> {
+        Stelpur::from_position_string(options, text)
+    }
+    fn position(&self) -> String {
+        self.position_string()
+    }
+    fn options(&self) -> &Options {
+        &self.opts
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn player_name(&self, p: Player) -> &'static str {
+        if p.0 == 0 {
+            "South"
+        } else {
+            "North"
+        }
+    }
+    fn turn(&self) -> Turn {
+        Stelpur::turn(self)
+    }
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.legal_actions_into(out);
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        if self.turn() == Turn::Chance {
+            out.extend(
+                ROLLS
+                    .iter()
+                    .map(|&(r, n)| (Action::Roll(r), f64::from(n) / 36.0)),
+            );
+        }
+    }
+    fn apply(&mut self, action: Action) {
+        Stelpur::apply(self, action);
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Stelpur::outcome(self)
+    }
+    fn action_text(&self, action: Action) -> String {
+        self.action_string(action)
+    }
+    fn parse_action(&self, text: &str) -> Result<Action, Error> {
+        self.parse_action_text(text)
+    }
+    fn action_key(&self, action: Action) -> usize {
+        match action {
+            Action::Roll(r) => r.index(),
+            Action::Pass => ROLLS.len(),
+            Action::Use(u) => {
+                ROLLS.len() + 1 + usize::from(u.from.index()) * 24 + usize::from(u.to.index())
+            }
+        }
+    }
+    fn action_key_space(&self) -> usize {
+        ROLLS.len() + 1 + 24 * 24
+    }
+    fn hash(&self) -> u64 {
+        let mut h = 0;
+        for (p, &mask) in self.pawns.iter().enumerate() {
+            for c in cells(mask) {
+                h ^= PAWN_KEYS[p * 24 + usize::from(c.index())];
+            }
+        }
+        // Everything else that steers play, packed; the turn only matters
+        // for `ludii_first_turn`, so only "turn 1 or not" is hashed.
+        let roll = self.roll.map_or(0, |r| r.index() as u64 + 1);
+        let pin = self.pin.map_or(0, |c| u64::from(c.number()));
+        let small = u64::from(self.to_move)
+            | roll << 1
+            | pin << 6
+            | u64::from(self.captured) << 11
+            | u64::from(self.turn == 1) << 12
+            | self.left.code() << 13;
+        h ^ zobrist::key(STATE_SEED, small) ^ zobrist::key(COUNTER_SEED, u64::from(self.no_capture))
+    }
+    fn max_game_actions(&self) -> u64 {
+        match u64::from(self.opts.no_capture_roll_limit) {
+            0 => u64::MAX,
+            limit => MAX_CAPTURES * (limit + 1) * ACTIONS_PER_ROLL,
+        }
+    }
+    fn render(&self) -> String {
+        self.picture()
+    }
+}

@@ -1,0 +1,271 @@
+//! Die-uses (R3), protection (R6), bumps (R7), the last pawn's corner steps
+//! (§5) and the forced-play filter (R5), all on 24-bit masks.
+//!
+//! Generation fills a fixed-size list on the stack: nothing here allocates.
+//! The R5 look-ahead is a depth-first search over at most eight values that
+//! stops as soon as a line uses every value.
+
+use crate::board::{backward, cells, forward, Cell, CORNERS};
+use crate::dice::{Left, Roll};
+use crate::options::{Between, ForcedPlay, Options, OwnLanding, Protection};
+
+/// One die-use: the value `die` moves the pawn on `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Use {
+    pub die: u8,
+    pub from: Cell,
+    pub to: Cell,
+}
+
+/// The part of a position a roll in progress works on, seen from the mover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub mine: u32,
+    pub theirs: u32,
+    pub left: Left,
+    /// Under `nondouble_one_pawn`: the pawn that must use the remaining values.
+    pub pin: Option<Cell>,
+}
+
+/// What stays fixed during one roll.
+#[derive(Clone, Copy, Debug)]
+pub struct RollRules<'a> {
+    pub o: &'a Options,
+    /// The mover has one pawn (read once per roll: it cannot change).
+    pub last_pawn: bool,
+    /// The mover's cells a 6-value must start from in turn 1 (`ludii_first_turn`), else 0.
+    pub first_turn_cells: u32,
+    /// A non-double under `nondouble_one_pawn`: the first pawn moved is pinned.
+    pub pins: bool,
+}
+
+impl<'a> RollRules<'a> {
+    pub fn new(o: &'a Options, roll: Roll, mine: u32, mover: usize, turn: u32) -> Self {
+        // Ludii's regions: P1's leftmost cells 1-2, P2's 13-14 (the same after a half turn).
+        const FIRST_CELLS: [u32; 2] = [0b11, 0b11 << 12];
+        RollRules {
+            o,
+            last_pawn: mine.count_ones() == 1,
+            first_turn_cells: if o.ludii_first_turn && turn == 1 {
+                FIRST_CELLS[mover]
+            } else {
+                0
+            },
+            pins: o.nondouble_one_pawn && !roll.is_double(),
+        }
+    }
+}
+
+/// Room for every use of one node: 2 values x 6 pawns x 2 targets.
+pub const MAX_USES: usize = 24;
+
+/// A fixed-capacity list of uses.
+#[derive(Clone, Copy)]
+pub struct UseList {
+    items: [Use; MAX_USES],
+    len: usize,
+}
+
+impl UseList {
+    fn new() -> Self {
+        UseList {
+            items: [Use {
+                die: 0,
+                from: Cell::from_index(0),
+                to: Cell::from_index(0),
+            }; MAX_USES],
+            len: 0,
+        }
+    }
+    fn push(&mut self, u: Use) {
+        self.items[self.len] = u;
+        self.len += 1;
+    }
+    pub fn as_slice(&self) -> &[Use] {
+        &self.items[..self.len]
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// The pawns of `theirs` that the mover (`mine`) may not capture (R6).
+pub fn protected(theirs: u32, mine: u32, o: &Options) -> u32 {
+    match o.protection {
+        Protection::None => return 0,
+        Protection::LastPawnOnly if theirs.count_ones() != 1 => return 0,
+        _ => {}
+    }
+    let on_corners = theirs & CORNERS;
+    match o.between {
+        Between::Track => on_corners & forward(mine, 1) & backward(mine, 1),
+        Between::Nearest => cells(on_corners)
+            .filter(|&c| framed_by_nearest(c, mine, theirs))
+            .fold(0, |m, c| m | c.bit()),
+    }
+}
+
+/// Whether the nearest pawns before and after `c` are two distinct pawns of `mine`.
+fn framed_by_nearest(c: Cell, mine: u32, theirs: u32) -> bool {
+    let others = (mine | theirs) & !c.bit();
+    if others.count_ones() < 2 {
+        return false;
+    }
+    // Rotate so that `c` sits at index 0: the lowest bit is then the next
+    // pawn ahead, the highest the nearest one behind.
+    let i = c.index();
+    let (rel, rel_mine) = if i == 0 {
+        (others, mine)
+    } else {
+        (backward(others, i), backward(mine, i))
+    };
+    let next = 1u32 << rel.trailing_zeros();
+    let prev = 1u32 << (31 - rel.leading_zeros());
+    rel_mine & next != 0 && rel_mine & prev != 0
+}
+
+/// Corners a last-pawn value moves: 1 -> 1, 2 -> 2, 6 -> 2, 12 -> 4.
+fn corner_steps(value: u8) -> u8 {
+    match value {
+        6 => 2,
+        12 => 4,
+        v => v,
+    }
+}
+
+/// Where a normal step of `d` from `from` ends under a bump: the first empty
+/// cell from `from + d` on (one always exists within 12 cells).
+fn bump_target(from: Cell, d: u8, occupied: u32) -> Cell {
+    let mut t = from.ahead(d);
+    while occupied & t.bit() != 0 {
+        t = t.ahead(1);
+    }
+    t
+}
+
+/// Every R3-legal use of `node` (pin, pending six and first-turn rules applied).
+pub fn uses(node: &Node, r: &RollRules) -> UseList {
+    let mut out = UseList::new();
+    let o = r.o;
+    let prot = protected(node.theirs, node.mine, o);
+    let pending_six = o.six_counts_twice && node.left.count(6) % 2 == 1;
+    let movable_all = match node.pin {
+        Some(c) => node.mine & c.bit(),
+        None => node.mine,
+    };
+    for v in node.left.distinct() {
+        if pending_six && v != 6 {
+            continue;
+        }
+        let mut movable = movable_all;
+        // Cells already reached by a corner step, so a normal step there is no new use.
+        let mut corner_targets = 0;
+        if r.last_pawn {
+            for from in cells(movable) {
+                let to = from.corner_ahead(corner_steps(v));
+                if (node.mine | prot) & to.bit() == 0 {
+                    out.push(Use { die: v, from, to });
+                    corner_targets |= to.bit();
+                }
+            }
+            if !o.last_pawn_normal_moves {
+                continue;
+            }
+        }
+        if (v == 6 || v == 12) && r.first_turn_cells & node.mine != 0 {
+            movable &= r.first_turn_cells;
+        }
+        let landing = forward(movable, v);
+        for to in cells(landing & !node.mine & !prot & !corner_targets) {
+            out.push(Use {
+                die: v,
+                from: to.ahead(24 - v),
+                to,
+            });
+        }
+        if o.own_landing == OwnLanding::Bump {
+            let occupied = node.mine | node.theirs;
+            for blocked in cells(landing & node.mine) {
+                let from = blocked.ahead(24 - v);
+                let to = bump_target(from, v, occupied);
+                out.push(Use { die: v, from, to });
+            }
+        }
+    }
+    out
+}
+
+/// The node after `u`, and whether `u` captured.
+pub fn apply_use(node: &Node, u: Use, r: &RollRules) -> (Node, bool) {
+    let captured = node.theirs & u.to.bit() != 0;
+    let next = Node {
+        mine: (node.mine & !u.from.bit()) | u.to.bit(),
+        theirs: node.theirs & !u.to.bit(),
+        left: node.left.take(u.die),
+        pin: r.pins.then_some(u.to),
+    };
+    (next, captured)
+}
+
+/// Whether a capture leaving `theirs` ends the game (win, or the optional
+/// draw when both sides are down to one pawn).
+pub fn ends_game(mine: u32, theirs: u32, o: &Options) -> bool {
+    theirs == 0 || (o.mutual_last_pawn_draw && mine.count_ones() == 1 && theirs.count_ones() == 1)
+}
+
+/// R5 rank of a line: uses first, then 6-values (the higher die when only one can be played).
+fn rank(left: Left) -> u8 {
+    left.total() * 16 + left.count(6)
+}
+
+fn step_rank(u: Use) -> u8 {
+    16 + u8::from(u.die == 6)
+}
+
+/// Best rank reachable from `node`, stopping early at the full rank.
+fn best(node: &Node, r: &RollRules) -> u8 {
+    let full = rank(node.left);
+    if full == 0 {
+        return 0;
+    }
+    let mut best = 0;
+    for &u in uses(node, r).as_slice() {
+        best = best.max(rank_of(node, u, r));
+        if best == full {
+            break;
+        }
+    }
+    best
+}
+
+/// Rank of the best line starting with `u`; a game-ending capture counts as
+/// completing a maximal line.
+fn rank_of(node: &Node, u: Use, r: &RollRules) -> u8 {
+    let (next, captured) = apply_use(node, u, r);
+    if captured && ends_game(next.mine, next.theirs, r.o) {
+        rank(node.left)
+    } else {
+        step_rank(u) + best(&next, r)
+    }
+}
+
+/// The legal uses of `node` under the forced-play rule, appended to `out`.
+pub fn legal_uses(node: &Node, r: &RollRules, out: &mut impl Extend<Use>) {
+    let all = uses(node, r);
+    let list = all.as_slice();
+    if r.o.forced_play != ForcedPlay::Max || node.left.total() == 1 || list.len() <= 1 {
+        out.extend(list.iter().copied());
+        return;
+    }
+    let mut ranks = [0u8; MAX_USES];
+    for (i, &u) in list.iter().enumerate() {
+        ranks[i] = rank_of(node, u, r);
+    }
+    let m = ranks[..list.len()].iter().copied().max().unwrap_or(0);
+    out.extend(
+        list.iter()
+            .zip(ranks)
+            .filter(|&(_, k)| k == m)
+            .map(|(&u, _)| u),
+    );
+}

@@ -1,0 +1,223 @@
+//! The position and its rules of play: rolls, die-uses, the end of a roll,
+//! extra rolls (R4), captures and the end of the game (§6).
+
+use crate::board::Cell;
+use crate::dice::{Left, Roll};
+use crate::movegen::{self, ends_game, Node, RollRules, Use};
+use crate::options::{ForcedPlay, Options};
+use tabula_core::{Outcome, Player, PlayerSet, Turn};
+
+/// One decision of a player or one roll of the dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// A chance outcome: the two dice.
+    Roll(Roll),
+    /// One die value moving one pawn.
+    Use(Use),
+    /// End the roll early (only under `forced_play=free`, after a use).
+    Pass,
+}
+
+/// A position of Ad Elta Stelpur. Small and heap-free: cloning is a copy.
+#[derive(Clone, Debug)]
+pub struct Stelpur {
+    /// Occupancy masks of player 1 and player 2 (bit c-1 = cell c).
+    pub(crate) pawns: [u32; 2],
+    pub(crate) to_move: u8,
+    /// The roll being played; `None` while waiting for a roll (or at the end).
+    pub(crate) roll: Option<Roll>,
+    pub(crate) left: Left,
+    pub(crate) pin: Option<Cell>,
+    /// The roll in progress has captured (so it will not count for D1).
+    pub(crate) captured: bool,
+    /// Completed rolls since the last capture (D1).
+    pub(crate) no_capture: u32,
+    /// Turn number from 1, rising when the player to move changes.
+    pub(crate) turn: u32,
+    pub(crate) opts: Options,
+}
+
+impl Stelpur {
+    /// The start: P1 on 1-6, P2 on 13-18, the first player to roll.
+    pub fn start(opts: &Options) -> Stelpur {
+        Stelpur {
+            pawns: [0x3F, 0x3F << 12],
+            to_move: opts.first_player.0,
+            roll: None,
+            left: Left::EMPTY,
+            pin: None,
+            captured: false,
+            no_capture: 0,
+            turn: 1,
+            opts: *opts,
+        }
+    }
+
+    /// The pawns of player `p` as a mask (bit c-1 = cell c).
+    pub fn pawns(&self, p: Player) -> u32 {
+        self.pawns[p.index()]
+    }
+    pub fn to_move(&self) -> Player {
+        Player(self.to_move)
+    }
+    /// The roll in progress, with the values still to use.
+    pub fn dice(&self) -> Option<(Roll, Left)> {
+        self.roll.map(|r| (r, self.left))
+    }
+    /// Completed rolls since the last capture.
+    pub fn rolls_without_capture(&self) -> u32 {
+        self.no_capture
+    }
+    pub fn turn_number(&self) -> u32 {
+        self.turn
+    }
+
+    pub(crate) fn mover(&self) -> usize {
+        self.to_move as usize
+    }
+
+    pub(crate) fn node(&self) -> Node {
+        let m = self.mover();
+        Node {
+            mine: self.pawns[m],
+            theirs: self.pawns[1 - m],
+            left: self.left,
+            pin: self.pin,
+        }
+    }
+
+    pub(crate) fn roll_rules(&self, roll: Roll) -> RollRules<'_> {
+        let m = self.mover();
+        RollRules::new(&self.opts, roll, self.pawns[m], m, self.turn)
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        let [a, b] = self.pawns;
+        if a == 0 || b == 0 {
+            return Some(Outcome::Win(Player(u8::from(a == 0))));
+        }
+        let both = PlayerSet::all(2);
+        if self.opts.mutual_last_pawn_draw && a.count_ones() == 1 && b.count_ones() == 1 {
+            return Some(Outcome::Draw(both));
+        }
+        let limit = self.opts.no_capture_roll_limit;
+        if self.roll.is_none() && limit > 0 && self.no_capture >= limit {
+            return Some(Outcome::Draw(both));
+        }
+        None
+    }
+
+    pub fn turn(&self) -> Turn {
+        if self.outcome().is_some() {
+            Turn::Over
+        } else if self.roll.is_none() {
+            Turn::Chance
+        } else {
+            Turn::Player(Player(self.to_move))
+        }
+    }
+
+    /// The legal uses (and `pass`) of the roll in progress.
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let Some(roll) = self.roll else { return };
+        let rules = self.roll_rules(roll);
+        movegen::legal_uses(&self.node(), &rules, &mut ExtendActions(out));
+        if self.opts.forced_play == ForcedPlay::Free && !out.is_empty() && self.has_used_a_value()
+        {
+            out.push(Action::Pass);
+        }
+    }
+
+    /// Whether the roll in progress has used at least one value.
+    fn has_used_a_value(&self) -> bool {
+        self.roll.is_some_and(|r| {
+            let last = self.pawns[self.mover()].count_ones() == 1;
+            self.left.total() < r.values(last, &self.opts).total()
+        })
+    }
+
+    /// Whether the roll in progress can go on (some use is R3-legal; under
+    /// R5 a line of length >= 1 then exists too).
+    pub(crate) fn can_use(&self, roll: Roll) -> bool {
+        !self.left.is_empty() && !movegen::uses(&self.node(), &self.roll_rules(roll)).is_empty()
+    }
+
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::Roll(r) => {
+                let last = self.pawns[self.mover()].count_ones() == 1;
+                self.roll = Some(r);
+                self.left = r.values(last, &self.opts);
+                self.pin = None;
+                self.captured = false;
+                if !self.can_use(r) {
+                    self.end_roll(r);
+                }
+            }
+            Action::Use(u) => {
+                let Some(roll) = self.roll else { return };
+                let rules = self.roll_rules(roll);
+                let (next, captured) = movegen::apply_use(&self.node(), u, &rules);
+                let m = self.mover();
+                self.pawns[m] = next.mine;
+                self.pawns[1 - m] = next.theirs;
+                self.left = next.left;
+                self.pin = next.pin;
+                if captured {
+                    self.no_capture = 0;
+                    self.captured = true;
+                    if ends_game(next.mine, next.theirs, &self.opts) {
+                        self.clear_roll();
+                        return;
+                    }
+                }
+                if !self.can_use(roll) {
+                    self.end_roll(roll);
+                }
+            }
+            Action::Pass => {
+                if let Some(roll) = self.roll {
+                    self.end_roll(roll);
+                }
+            }
+        }
+    }
+
+    fn clear_roll(&mut self) {
+        self.roll = None;
+        self.left = Left::EMPTY;
+        self.pin = None;
+        self.captured = false;
+    }
+
+    /// The roll is over: count it for D1, then the same player rolls again
+    /// after a double (R4; under `ludii_literal` only if every value of a
+    /// non-empty list was used), otherwise the opponent rolls.
+    fn end_roll(&mut self, roll: Roll) {
+        if !self.captured {
+            self.no_capture = self.no_capture.saturating_add(1);
+        }
+        let again = roll.is_double()
+            && (!self.opts.ludii_literal || (self.left.is_empty() && self.gave_values(roll)));
+        self.clear_roll();
+        if !again {
+            self.to_move ^= 1;
+            self.turn = self.turn.saturating_add(1);
+        }
+    }
+
+    fn gave_values(&self, roll: Roll) -> bool {
+        let last = self.pawns[self.mover()].count_ones() == 1;
+        !roll.values(last, &self.opts).is_empty()
+    }
+}
+
+/// Wraps the caller's action buffer so uses go straight in without a copy.
+struct ExtendActions<'a>(&'a mut Vec<Action>);
+
+impl Extend<Use> for ExtendActions<'_> {
+    fn extend<I: IntoIterator<Item = Use>>(&mut self, iter: I) {
+        self.0.extend(iter.into_iter().map(Action::Use));
+    }
+}
