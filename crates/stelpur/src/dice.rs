@@ -184,7 +184,11 @@ mod tests {
     use crate::options::Preset;
 
     fn vals(roll: (u8, u8), last: bool, o: &Options) -> Vec<u8> {
-        Roll::new(roll.0, roll.1).unwrap().values(last, o).each().collect()
+        Roll::new(roll.0, roll.1)
+            .unwrap()
+            .values(last, o)
+            .each()
+            .collect()
     }
 
     #[test]

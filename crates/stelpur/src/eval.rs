@@ -46,9 +46,7 @@ fn hit_chance(from: Cell, to: Cell, last: bool) -> u32 {
         return 0;
     }
     let d = (to.index() + 24 - from.index()) % 24;
-    HIT_BY_DISTANCE
-        .get(d as usize)
-        .map_or(0, |&h| u32::from(h))
+    HIT_BY_DISTANCE.get(d as usize).map_or(0, |&h| u32::from(h))
 }
 
 impl Evaluate for Stelpur {

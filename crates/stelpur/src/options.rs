@@ -345,7 +345,8 @@ mod tests {
         let t = opts("stelpur(preset=TableSites, last_doubles=reroll)").unwrap();
         assert_eq!(t.own_landing, OwnLanding::Bump);
         assert_eq!(t.last_doubles, LastDoubles::Reroll);
-        let e = opts("stelpur(doubles=LudiiDoubled,last_doubles=Move11_66,first_player=2)").unwrap();
+        let e =
+            opts("stelpur(doubles=LudiiDoubled,last_doubles=Move11_66,first_player=2)").unwrap();
         assert_eq!(e.doubles, Doubles::LudiiDoubled);
         assert_eq!(e.last_doubles, LastDoubles::Move11_66);
         assert_eq!(e.first_player, Player(1));
@@ -365,8 +366,8 @@ mod tests {
                 .last_pawn_normal_moves
         );
         assert!(opts("stelpur(preset=ludii,last_pawn_normal_moves=false)").is_err());
-        let o = opts("stelpur(preset=ludii,ludii_literal=false,last_pawn_normal_moves=false)")
-            .unwrap();
+        let o =
+            opts("stelpur(preset=ludii,ludii_literal=false,last_pawn_normal_moves=false)").unwrap();
         assert!(!o.last_pawn_normal_moves);
         assert!(opts("stelpur(preset=fiske)").is_err());
         assert!(opts("stelpur(first_player=3)").is_err());

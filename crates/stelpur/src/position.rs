@@ -56,7 +56,10 @@ impl Stelpur {
             .split_once('/')
             .ok_or_else(|| bad("expected `/` between the two players' cells"))?;
         let mut g = Stelpur::start(opts);
-        g.pawns = [parse_cells(a).map_err(|m| bad(&m))?, parse_cells(b).map_err(|m| bad(&m))?];
+        g.pawns = [
+            parse_cells(a).map_err(|m| bad(&m))?,
+            parse_cells(b).map_err(|m| bad(&m))?,
+        ];
         if g.pawns[0] & g.pawns[1] != 0 {
             return Err(bad("a cell holds pawns of both players"));
         }
@@ -147,7 +150,9 @@ fn parse_dice(g: &mut Stelpur, text: &str) -> Result<(), String> {
             .parse()
             .map_err(|_| format!("bad die value `{item}` in `{text}`"))?;
         if v < prev {
-            return Err(format!("die values must be in increasing order in `{text}`"));
+            return Err(format!(
+                "die values must be in increasing order in `{text}`"
+            ));
         }
         prev = v;
         left = left.with(v, 1);
@@ -179,10 +184,15 @@ fn parse_dice(g: &mut Stelpur, text: &str) -> Result<(), String> {
             Some(c)
         }
         (None, true) => {
-            return Err("under nondouble_one_pawn a roll in progress names its pawn: `@<cell>`".into())
+            return Err(
+                "under nondouble_one_pawn a roll in progress names its pawn: `@<cell>`".into(),
+            )
         }
         (Some(_), false) => {
-            return Err("`@<cell>` only follows a used value of a non-double under nondouble_one_pawn".into())
+            return Err(
+                "`@<cell>` only follows a used value of a non-double under nondouble_one_pawn"
+                    .into(),
+            )
         }
     };
     g.roll = Some(roll);
@@ -204,9 +214,10 @@ fn check_end(g: &Stelpur) -> Result<(), String> {
     }
     match g.outcome() {
         Some(_) if g.roll.is_some() => Err("the game is over: the dice must be `-`".into()),
-        Some(Outcome::Win(w)) if w != Player(g.to_move) => {
-            Err(format!("the game is won: the winner ({}) is written as the side to move", w.0 + 1))
-        }
+        Some(Outcome::Win(w)) if w != Player(g.to_move) => Err(format!(
+            "the game is won: the winner ({}) is written as the side to move",
+            w.0 + 1
+        )),
         _ => Ok(()),
     }
 }

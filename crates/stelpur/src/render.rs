@@ -72,10 +72,12 @@ impl Stelpur {
             (_, Some(Outcome::Win(p))) => format!("{} wins. {tail}", NAMES[p.index()]),
             (_, Some(Outcome::Draw(_))) => format!("Drawn. {tail}"),
             (Turn::Player(p), _) => {
-                let (roll, left) = self.dice().map_or((String::new(), String::new()), |(r, l)| {
-                    let v: Vec<String> = l.each().map(|v| v.to_string()).collect();
-                    (r.to_string(), v.join(","))
-                });
+                let (roll, left) = self
+                    .dice()
+                    .map_or((String::new(), String::new()), |(r, l)| {
+                        let v: Vec<String> = l.each().map(|v| v.to_string()).collect();
+                        (r.to_string(), v.join(","))
+                    });
                 let pin = self
                     .pin
                     .map(|c| format!(" by the pawn on {c}"))

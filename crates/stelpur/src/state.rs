@@ -123,8 +123,7 @@ impl Stelpur {
         let Some(roll) = self.roll else { return };
         let rules = self.roll_rules(roll);
         movegen::legal_uses(&self.node(), &rules, &mut ExtendActions(out));
-        if self.opts.forced_play == ForcedPlay::Free && !out.is_empty() && self.has_used_a_value()
-        {
+        if self.opts.forced_play == ForcedPlay::Free && !out.is_empty() && self.has_used_a_value() {
             out.push(Action::Pass);
         }
     }

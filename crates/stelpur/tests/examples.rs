@@ -99,10 +99,7 @@ fn t7_corner_between_two_enemies_is_protected() {
 #[test]
 fn t8_breaking_the_frame_first() {
     let g = rolled("stelpur", "6,11,13/12,20 1 - 0 1", "6-1");
-    assert_eq!(
-        firsts(&g),
-        set(&["1:6-7", "1:13-14", "6:11-17", "6:13-19"])
-    );
+    assert_eq!(firsts(&g), set(&["1:6-7", "1:13-14", "6:11-17", "6:13-19"]));
     let (n, _, lines) = sequences(&g);
     assert_eq!(n, 11);
     for l in ["13-14, 6x12", "13-19, 11x12", "13-14, 14x20"] {
@@ -130,7 +127,10 @@ fn t10_last_pawn_moves_by_corners() {
     let (n, _, lines) = sequences(&g);
     assert_eq!(n, 2);
     assert_eq!(
-        lines.iter().cloned().collect::<std::collections::BTreeSet<_>>(),
+        lines
+            .iter()
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>(),
         ["9-12, 12x18", "9x13, 13x18"]
             .iter()
             .map(|s| s.to_string())
@@ -168,10 +168,7 @@ fn t12_protected_last_pawn() {
 #[test]
 fn t13_moving_a_framing_pawn_frees_the_capture() {
     let g = rolled("stelpur", "5,7,11/6 1 - 0 1", "6-1");
-    assert_eq!(
-        firsts(&g),
-        set(&["1:7-8", "1:11-12", "6:7-13", "6:11-17"])
-    );
+    assert_eq!(firsts(&g), set(&["1:7-8", "1:11-12", "6:7-13", "6:11-17"]));
     let (n, _, lines) = sequences(&g);
     assert_eq!(n, 10);
     assert!(lines.contains(&"7-13, 5x6".to_string()));

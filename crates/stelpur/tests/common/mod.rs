@@ -8,8 +8,8 @@ use tabula_core::{Game, OptionValues, RawSpec, Turn};
 /// A game from a spec string and a position string (`start` = the start).
 pub fn game(spec: &str, position: &str) -> Stelpur {
     let raw = RawSpec::parse(spec).expect("spec");
-    let values = OptionValues::validate(Stelpur::NAME, Stelpur::option_defs(), &raw.pairs)
-        .expect("options");
+    let values =
+        OptionValues::validate(Stelpur::NAME, Stelpur::option_defs(), &raw.pairs).expect("options");
     let opts = Stelpur::options_from(&values).expect("options");
     if position == "start" {
         Stelpur::new_game(&opts).expect("start")
