@@ -1,0 +1,97 @@
+//! `tabula_core::Game` for Phylde: the glue between the trait and the rules.
+
+use crate::action::{Action, KEY_SPACE};
+use crate::options::{options_from, Options, OPTION_DEFS};
+use crate::pieces::Side;
+use crate::state::{player, Phylde};
+use tabula_core::options::{OptionDef, OptionValues};
+use tabula_core::{Error, Game, Outcome, Player, Turn};
+
+impl Game for Phylde {
+    type Action = Action;
+    type Options = Options;
+    const NAME: &'static str = "phylde";
+
+    fn option_defs() -> &'static [OptionDef] {
+        &OPTION_DEFS
+    }
+    fn options_from(values: &OptionValues) -> Result<Options, Error> {
+        options_from(values)
+    }
+
+    fn new_game(options: &Options) -> Result<Self, Error> {
+        let board = options.setup.board().ok_or_else(|| {
+            Error::spec(
+                "setup=free has no default start: give the placement as a position (FEN), \
+                 South in ranks 1-9 and North in ranks 10-18",
+            )
+        })?;
+        Phylde::from_fen(
+            *options,
+            &format!("{board} {}", options.first_player.letter()),
+        )
+    }
+    fn from_position(options: &Options, text: &str) -> Result<Self, Error> {
+        Phylde::from_fen(*options, text)
+    }
+    fn position(&self) -> String {
+        self.fen()
+    }
+    fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn player_name(&self, p: Player) -> &'static str {
+        Side::from_index(p.index()).name()
+    }
+    fn turn(&self) -> Turn {
+        match self.result {
+            Some(_) => Turn::Over,
+            None => Turn::Player(player(self.side)),
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.generate(out);
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+    }
+    fn apply(&mut self, action: Action) {
+        self.play(action);
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.result
+    }
+
+    fn action_text(&self, action: Action) -> String {
+        self.action_token(action)
+    }
+    fn parse_action(&self, text: &str) -> Result<Action, Error> {
+        self.parse_token(text)
+    }
+    fn action_key(&self, action: Action) -> usize {
+        action.key()
+    }
+    fn action_key_space(&self) -> usize {
+        KEY_SPACE
+    }
+
+    fn hash(&self) -> u64 {
+        self.board_hash ^ self.turn_hash
+    }
+    /// Each capture-free stretch lasts at most `no_capture_turns` turns
+    /// after the capture that opened it, a turn is at most 5 actions, and
+    /// there are at most as many captures as pieces on the board.
+    fn max_game_actions(&self) -> u64 {
+        let pieces = (self.material(Side::South) + self.material(Side::North)) as u64;
+        (pieces + 1) * (u64::from(self.options.no_capture_turns) + 1) * 5 + 5
+    }
+
+    fn render(&self) -> String {
+        self.picture()
+    }
+}

@@ -1,0 +1,118 @@
+//! Attacks on a King's quad and the surround test (spec §7): the four quad
+//! squares must be matched to four distinct attackers.
+//!
+//! Rays are walked outward from each quad square, so each square costs at
+//! most 8 short walks, and the test stops at the first unattacked square.
+//! The attacked King's own quad squares let rays through; the other King's
+//! quad blocks them.
+
+use crate::geometry::{step, EDGE};
+use crate::pieces::{cell_side, is_piece, quad_cell, Cell, Side, EMPTY};
+use crate::state::Phylde;
+
+/// Attack range of each cell (0 for non-pieces).
+static RANGE: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut c = 1;
+    while c < 8 {
+        if c != 4 {
+            t[c] = crate::pieces::cell_kind(c as Cell).range() as u8;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Attackers (their squares) of each quad square: at most one per ray.
+type Lists = [[u16; 8]; 4];
+
+impl Phylde {
+    /// The pieces of `victim`'s enemy attacking square `q` of its quad.
+    fn attackers_of(&self, q: usize, victim: Side, out: &mut [u16; 8]) -> usize {
+        let own_quad = quad_cell(victim);
+        let enemy = victim.other();
+        let mut n = 0;
+        for (d, &edge) in EDGE[q].iter().enumerate() {
+            for k in 1..=(edge as usize).min(5) {
+                let sq = step(q, d, k);
+                let c = self.board[sq];
+                if c == EMPTY || c == own_quad {
+                    continue;
+                }
+                if is_piece(c) && cell_side(c) == enemy && RANGE[c as usize] as usize >= k {
+                    out[n] = sq as u16;
+                    n += 1;
+                }
+                break;
+            }
+        }
+        n
+    }
+
+    /// Whether `victim`'s King is surrounded by four distinct attackers.
+    pub fn is_surrounded(&self, victim: Side) -> bool {
+        let mut lists: Lists = [[0; 8]; 4];
+        let mut lens = [0usize; 4];
+        for (i, q) in self.kings[victim.index()].quad().iter().enumerate() {
+            lens[i] = self.attackers_of(q.index(), victim, &mut lists[i]);
+            if lens[i] == 0 {
+                return false;
+            }
+        }
+        best_matching(&lists, &lens, 0, &mut [0; 4]) == 4
+    }
+
+    /// How many of `victim`'s quad squares can be given distinct attackers
+    /// (0..=4): the surround threat, for evaluation.
+    pub fn surround_pressure(&self, victim: Side) -> usize {
+        let mut lists: Lists = [[0; 8]; 4];
+        let mut lens = [0usize; 4];
+        for (i, q) in self.kings[victim.index()].quad().iter().enumerate() {
+            lens[i] = self.attackers_of(q.index(), victim, &mut lists[i]);
+        }
+        best_matching(&lists, &lens, 0, &mut [0; 4])
+    }
+}
+
+/// Largest matching of quad squares `i..4` to attackers not in `used[..i]`
+/// (brute force with backtracking; stops once all remaining are matched).
+fn best_matching(lists: &Lists, lens: &[usize; 4], i: usize, used: &mut [u16; 4]) -> usize {
+    if i == 4 {
+        return 0;
+    }
+    let mut best = 0;
+    for &a in &lists[i][..lens[i]] {
+        if !used[..i].contains(&a) {
+            used[i] = a;
+            best = best.max(1 + best_matching(lists, lens, i + 1, used));
+            if best == 4 - i {
+                return best;
+            }
+        }
+    }
+    // Leaving square i unmatched can only help if the rest may still gain.
+    if best < 3 - i {
+        used[i] = u16::MAX;
+        best = best.max(best_matching(lists, lens, i + 1, used));
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matching_needs_distinct_attackers() {
+        let mut lists: Lists = [[0; 8]; 4];
+        // Squares 0 and 1 share their only attacker 7: at most 3 matched.
+        lists[0][0] = 7;
+        lists[1][0] = 7;
+        lists[2][..2].copy_from_slice(&[7, 8]);
+        lists[3][..2].copy_from_slice(&[8, 9]);
+        assert_eq!(best_matching(&lists, &[1, 1, 2, 2], 0, &mut [0; 4]), 3);
+        lists[1][1] = 10;
+        assert_eq!(best_matching(&lists, &[1, 2, 2, 2], 0, &mut [0; 4]), 4);
+        assert_eq!(best_matching(&lists, &[0, 0, 0, 0], 0, &mut [0; 4]), 0);
+    }
+}
