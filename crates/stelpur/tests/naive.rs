@@ -93,9 +93,7 @@ impl Naive {
                 .find(|&x| self.board[x] != 0)
         };
         match (scan(1), scan(23)) {
-            (Some(a), Some(b)) => {
-                a != b && self.board[a] == attacker && self.board[b] == attacker
-            }
+            (Some(a), Some(b)) => a != b && self.board[a] == attacker && self.board[b] == attacker,
             _ => false,
         }
     }

@@ -96,7 +96,11 @@ fn half_turn_maps_legal_actions_to_legal_actions() {
                     acts[rng.gen_range(0..acts.len())]
                 };
                 let mut child = mirror.clone();
-                child.apply(mirror.parse_action(&turn_action(&g.action_text(a))).expect("mapped"));
+                child.apply(
+                    mirror
+                        .parse_action(&turn_action(&g.action_text(a)))
+                        .expect("mapped"),
+                );
                 g.apply(a);
                 assert_eq!(half_turn(&g.position()), child.position(), "{spec}");
                 checked += 1;
