@@ -1,0 +1,118 @@
+//! The `tabula_core::Game` implementation: glue from the trait to the rules.
+
+use crate::geometry::Cells;
+use crate::moves::Move;
+use crate::options::{Mode, Options, StartCells, OPTION_DEFS};
+use crate::state::{Gildervaik, SEAT_NAMES};
+use tabula_core::options::{OptionDef, OptionValues};
+use tabula_core::{Error, Game, Outcome, Player, Turn};
+
+/// `action_key` of `pass`; moves use `from * 100 + to`.
+const PASS_KEY: usize = 100 * 100;
+
+impl Game for Gildervaik {
+    type Action = Move;
+    type Options = Options;
+    const NAME: &'static str = "gildervaik";
+
+    fn option_defs() -> &'static [OptionDef] {
+        &OPTION_DEFS
+    }
+
+    fn options_from(values: &OptionValues) -> Result<Options, Error> {
+        Options::from_values(values)
+    }
+
+    fn new_game(options: &Options) -> Result<Self, Error> {
+        if options.start_cells == StartCells::Free {
+            return Err(Error::spec(
+                "start_cells=free: give the placement as a position string, \
+                 e.g. `A:a1,b1,... B:... C:... / A`",
+            ));
+        }
+        Ok(Gildervaik::start(*options))
+    }
+
+    fn from_position(options: &Options, text: &str) -> Result<Self, Error> {
+        Gildervaik::parse_position(*options, text)
+    }
+
+    fn position(&self) -> String {
+        self.write_position()
+    }
+
+    fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    fn num_players(&self) -> usize {
+        3
+    }
+
+    fn player_name(&self, p: Player) -> &'static str {
+        SEAT_NAMES.get(p.index()).copied().unwrap_or("?")
+    }
+
+    fn turn(&self) -> Turn {
+        if self.result.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(Player(self.to_move as u8))
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(Move, f64)>) {
+        out.clear();
+    }
+
+    fn apply(&mut self, action: Move) {
+        self.play(action);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.result
+    }
+
+    fn action_text(&self, action: Move) -> String {
+        Gildervaik::move_text(action)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Move, Error> {
+        self.read_move(text)
+    }
+
+    fn action_key(&self, action: Move) -> usize {
+        match (action.from(), action.to()) {
+            (Some(from), Some(to)) => from.id() * 100 + to.id(),
+            _ => PASS_KEY,
+        }
+    }
+
+    fn action_key_space(&self) -> usize {
+        PASS_KEY + 1
+    }
+
+    fn hash(&self) -> u64 {
+        self.full_hash()
+    }
+
+    fn max_game_actions(&self) -> u64 {
+        match self.opts.mode {
+            Mode::Conquest => u64::from(self.opts.max_plies),
+            // Each capture restarts the no-capture count; there are fewer
+            // captures than pawns.
+            Mode::Warrior => {
+                let pawns: u64 = (0..3).map(|s| Cells(self.pawns[s]).count() as u64).sum();
+                (pawns + 1) * u64::from(self.opts.no_capture_limit)
+            }
+        }
+    }
+
+    fn render(&self) -> String {
+        self.picture()
+    }
+}
