@@ -1,0 +1,155 @@
+//! The `tabula_core::Game` implementation.
+
+use crate::geometry::{Side, SQUARES};
+use crate::moves::{self, Move};
+use crate::options::{Options, OPTION_DEFS};
+use crate::position::{side_name, START};
+use crate::rules::Status;
+use crate::state::Dragonchess;
+use tabula_core::options::{OptionDef, OptionValues};
+use tabula_core::{Error, Game, Outcome, Player, PlayerSet, Turn};
+
+fn player(s: Side) -> Player {
+    Player(s.index() as u8)
+}
+
+impl Game for Dragonchess {
+    type Action = Move;
+    type Options = Options;
+    const NAME: &'static str = "dragonchess";
+
+    fn option_defs() -> &'static [OptionDef] {
+        OPTION_DEFS
+    }
+    fn options_from(values: &OptionValues) -> Result<Options, Error> {
+        Options::from_values(values)
+    }
+    fn new_game(options: &Options) -> Result<Self, Error> {
+        Dragonchess::from_position_string(*options, START)
+    }
+    fn from_position(options: &Options, text: &str) -> Result<Self, Error> {
+        Dragonchess::from_position_string(*options, text)
+    }
+    fn position(&self) -> String {
+        self.position_string()
+    }
+    fn options(&self) -> &Options {
+        &self.options
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn player_name(&self, p: Player) -> &'static str {
+        side_name(if p.0 == 0 { Side::Gold } else { Side::Scarlet })
+    }
+    fn turn(&self) -> Turn {
+        if self.draw_by_count() || !self.has_legal_move() {
+            Turn::Over
+        } else {
+            Turn::Player(player(self.side))
+        }
+    }
+    fn legal_actions(&self, out: &mut Vec<Move>) {
+        // Without legal moves the game is over anyway: one generation suffices.
+        self.legal_moves(out);
+        if self.draw_by_count() {
+            out.clear();
+        }
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(Move, f64)>) {
+        out.clear();
+    }
+    fn apply(&mut self, action: Move) {
+        self.play(action);
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        match self.status() {
+            Status::Playing => None,
+            Status::Checkmate => Some(Outcome::Win(player(self.side.other()))),
+            Status::Stalemate | Status::Repetition | Status::NoCapture => {
+                Some(Outcome::Draw(PlayerSet::all(2)))
+            }
+        }
+    }
+
+    /// The long notation with `+` for check and `#` for mate.
+    fn action_text(&self, m: Move) -> String {
+        let Some(piece) = self.piece_at(m.from) else {
+            return format!("?{}-{}", m.from, m.to);
+        };
+        let mut text = m.text(piece.kind);
+        let mut after = self.clone();
+        after.play(m);
+        if after.in_check {
+            text.push(if after.has_legal_move() { '+' } else { '#' });
+        }
+        text
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Move, Error> {
+        let w = moves::parse(text)?;
+        if self.turn() == Turn::Over {
+            return Err(Error::illegal(format!(
+                "`{}`: the game is over",
+                text.trim()
+            )));
+        }
+        let illegal = |why: String| Error::illegal(format!("`{}`: {why}", text.trim()));
+        let piece = self
+            .piece_at(w.from)
+            .ok_or_else(|| illegal(format!("no piece on {}", w.from)))?;
+        if piece.side != self.side {
+            return Err(illegal(format!(
+                "the piece on {} is not {}'s",
+                w.from,
+                side_name(self.side)
+            )));
+        }
+        if piece.kind != w.kind {
+            return Err(illegal(format!(
+                "{} holds piece `{}` ({}), not `{}`",
+                w.from,
+                piece.kind.letter(),
+                piece.kind.name(),
+                w.kind.letter()
+            )));
+        }
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        let m = legal
+            .into_iter()
+            .find(|m| m.from == w.from && m.to == w.to)
+            .ok_or_else(|| illegal(format!("{} cannot go to {} here", w.from, w.to)))?;
+        if m.is_capture() != w.capture {
+            return Err(illegal(if m.is_capture() {
+                "a capture is written with `x`".to_string()
+            } else {
+                "a move without capture is written with `-`".to_string()
+            }));
+        }
+        if m.is_promotion() != w.promotion {
+            return Err(illegal(if m.is_promotion() {
+                "the Warrior promotes: write `=H`".to_string()
+            } else {
+                "only a Warrior reaching its last rank promotes".to_string()
+            }));
+        }
+        Ok(m)
+    }
+
+    fn action_key(&self, m: Move) -> usize {
+        m.from.index() * SQUARES + m.to.index()
+    }
+    fn action_key_space(&self) -> usize {
+        SQUARES * SQUARES
+    }
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+    fn max_game_actions(&self) -> u64 {
+        self.max_plies_left()
+    }
+    fn render(&self) -> String {
+        self.picture()
+    }
+}

@@ -1,0 +1,282 @@
+//! Legal move generation.
+//!
+//! Destinations come from the tables (steps, leaps, captures from afar) plus
+//! slides and the blockable two-square moves. Legality: a move can only
+//! expose its own King if the King moves, a Basilisk moves (freezes and
+//! thaws enemy pieces), the Dragon removes a piece from afar without taking
+//! its square, or the piece leaves a square on a blockable line between the
+//! King and an enemy attacker ("pinned"). Only those moves, and every move
+//! when in check, are tested by replaying the placement; the rest are legal
+//! as generated.
+
+use crate::geometry::{Bits, Square, GROUND, SKY, UNDERWORLD};
+use crate::moves::Move;
+use crate::piece::Kind;
+use crate::state::Dragonchess;
+use crate::tables::{first_blocker, pattern, tables, Tables, DIAGONAL, NO_CELL, ORTHOGONAL};
+use std::ops::ControlFlow;
+
+/// Where generated moves go; `Break` stops the generation.
+pub(crate) trait Sink {
+    fn accept(&mut self, m: Move) -> ControlFlow<()>;
+}
+
+impl Sink for Vec<Move> {
+    #[inline]
+    fn accept(&mut self, m: Move) -> ControlFlow<()> {
+        self.push(m);
+        ControlFlow::Continue(())
+    }
+}
+
+/// Stops at the first legal move.
+pub(crate) struct AnyMove;
+
+impl Sink for AnyMove {
+    fn accept(&mut self, _: Move) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+}
+
+#[inline]
+fn bit(b: u128, cell: usize) -> bool {
+    b >> cell & 1 != 0
+}
+
+impl Dragonchess {
+    /// Feed every legal move of the side to move to `sink`.
+    pub(crate) fn generate<S: Sink>(&self, sink: &mut S) -> ControlFlow<()> {
+        let t = tables();
+        let us = self.side;
+        let own = self.sides[us.index()];
+        let enemy = self.sides[us.other().index()];
+        let occ = own | enemy;
+        let movable = own.without(self.frozen(us));
+        let tested = if self.in_check {
+            Bits::ALL
+        } else {
+            self.pinned(t, own, occ, enemy.without(self.frozen(us.other())))
+        };
+        for kind in Kind::ALL {
+            let pat = pattern(kind, self.options.hero_vertical);
+            let always = matches!(kind, Kind::King | Kind::Basilisk);
+            for from in (self.kinds[kind.index()] & movable).iter() {
+                let test = always || tested.has(from);
+                for to in self
+                    .destinations(t, kind, pat, from, own, enemy, occ)
+                    .iter()
+                {
+                    let m = self.make_move_value(kind, from, to, enemy);
+                    if (test || m.is_remote()) && !self.is_safe(t, kind, m) {
+                        continue;
+                    }
+                    sink.accept(m)?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn make_move_value(&self, kind: Kind, from: Square, to: Square, enemy: Bits) -> Move {
+        let mut flags = 0;
+        if enemy.has(to) {
+            flags |= Move::CAPTURE;
+        }
+        // A Dragon's only destinations off the Sky are its captures from afar.
+        if kind == Kind::Dragon && to.level() != SKY {
+            flags |= Move::REMOTE;
+        }
+        if kind == Kind::Warrior && to.rank() == self.side.last_rank() {
+            flags |= Move::PROMOTION;
+        }
+        Move { from, to, flags }
+    }
+
+    /// Pseudo-legal destinations of one piece.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn destinations(
+        &self,
+        t: &Tables,
+        kind: Kind,
+        pat: usize,
+        from: Square,
+        own: Bits,
+        enemy: Bits,
+        occ: Bits,
+    ) -> Bits {
+        let r = t.reach(self.side, pat, from);
+        let mut d = r.mc.without(own) | r.m.without(occ) | (r.c & enemy);
+        let cell = from.cell();
+        let level = from.level();
+        let slides = |rook: bool, bishop: bool| {
+            let o = occ.0[level];
+            let mut s = 0;
+            if rook {
+                s |= t.rook(cell, o);
+            }
+            if bishop {
+                s |= t.bishop(cell, o);
+            }
+            s & !own.0[level]
+        };
+        match (kind, level) {
+            (Kind::Dragon, SKY) => d.0[SKY] |= slides(false, true),
+            (Kind::Oliphant, GROUND) => d.0[GROUND] |= slides(true, false),
+            (Kind::Thief, GROUND) => d.0[GROUND] |= slides(false, true),
+            (Kind::Mage, GROUND) => d.0[GROUND] |= slides(true, true),
+            (Kind::Mage, _) => {
+                // Two levels straight up or down over an empty Ground square.
+                let far = SKY - level;
+                if !bit(occ.0[GROUND], cell) && !bit(own.0[far], cell) {
+                    d.0[far] |= 1 << cell;
+                }
+            }
+            (Kind::Elemental, UNDERWORLD) => {
+                let free = t.orth[cell] & !occ.0[UNDERWORLD];
+                let climb = if self.options.elemental_climb_quiet {
+                    !own.0[GROUND]
+                } else {
+                    enemy.0[GROUND]
+                };
+                d.0[GROUND] |= free & climb;
+                for dir in 0..4 {
+                    let mid = t.step[dir][cell];
+                    if mid != NO_CELL && bit(free, mid as usize) {
+                        let far = t.step[dir][mid as usize];
+                        if far != NO_CELL && !bit(own.0[UNDERWORLD], far as usize) {
+                            d.0[UNDERWORLD] |= 1 << far;
+                        }
+                    }
+                }
+            }
+            // Down and one step aside, over the empty square below.
+            (Kind::Elemental, GROUND) if !bit(occ.0[UNDERWORLD], cell) => {
+                d.0[UNDERWORLD] |= t.orth[cell] & !own.0[UNDERWORLD];
+            }
+            _ => {}
+        }
+        d
+    }
+
+    /// Own pieces that stand alone on a blockable line from an active enemy
+    /// attacker to the King: moving them may expose it. `active` are the
+    /// enemy pieces that are not frozen.
+    fn pinned(&self, t: &Tables, own: Bits, occ: Bits, active: Bits) -> Bits {
+        let king = self.kings[self.side.index()];
+        let (level, cell) = (king.level(), king.cell());
+        let of = |k: Kind| self.kinds[k.index()] & active;
+        let mut pinned = Bits::EMPTY;
+        let o = occ.0[level];
+        let mine = own.0[level];
+        let mut lines = |dirs: [usize; 4], rays: u128, sliders: u128| {
+            if rays & sliders != 0 {
+                for d in dirs {
+                    pinned.0[level] |= pin_along(t, d, cell, o, mine, sliders);
+                }
+            }
+        };
+        match level {
+            GROUND => {
+                let mages = of(Kind::Mage).0[GROUND];
+                lines(
+                    ORTHOGONAL,
+                    t.rook_rays[cell],
+                    of(Kind::Oliphant).0[GROUND] | mages,
+                );
+                lines(
+                    DIAGONAL,
+                    t.bishop_rays[cell],
+                    of(Kind::Thief).0[GROUND] | mages,
+                );
+                // An Elemental would climb onto the King through the square below.
+                if bit(own.0[UNDERWORLD], cell)
+                    && t.orth[cell] & of(Kind::Elemental).0[UNDERWORLD] != 0
+                {
+                    pinned.0[UNDERWORLD] |= 1 << cell;
+                }
+            }
+            SKY => {
+                lines(DIAGONAL, t.bishop_rays[cell], of(Kind::Dragon).0[SKY]);
+                if bit(of(Kind::Mage).0[UNDERWORLD], cell) && bit(own.0[GROUND], cell) {
+                    pinned.0[GROUND] |= 1 << cell;
+                }
+            }
+            _ => {
+                if bit(of(Kind::Mage).0[SKY], cell) && bit(own.0[GROUND], cell) {
+                    pinned.0[GROUND] |= 1 << cell;
+                }
+                let elementals = of(Kind::Elemental);
+                // Descents over an own piece beside the King.
+                pinned.0[UNDERWORLD] |= t.orth[cell] & mine & elementals.0[GROUND];
+                // Two-square moves over an own piece.
+                for d in 0..4 {
+                    let mid = t.step[d][cell];
+                    if mid != NO_CELL && bit(mine, mid as usize) {
+                        let far = t.step[d][mid as usize];
+                        if far != NO_CELL && bit(elementals.0[UNDERWORLD], far as usize) {
+                            pinned.0[UNDERWORLD] |= 1 << mid;
+                        }
+                    }
+                }
+            }
+        }
+        pinned
+    }
+
+    /// Whether the mover's King is safe after `m` (placement replayed).
+    fn is_safe(&self, t: &Tables, kind: Kind, m: Move) -> bool {
+        let us = self.side;
+        let mut occ = self.occupied();
+        let mut enemies = self.sides[us.other().index()];
+        let mut basilisks = self.pieces(us, Kind::Basilisk);
+        let mut king = self.kings[us.index()];
+        enemies.clear(m.to);
+        if m.is_remote() {
+            occ.clear(m.to);
+        } else {
+            occ.clear(m.from);
+            occ.set(m.to);
+            match kind {
+                Kind::King => king = m.to,
+                Kind::Basilisk => {
+                    basilisks.clear(m.from);
+                    basilisks.set(m.to);
+                }
+                _ => {}
+            }
+        }
+        !self.king_attacked_after(t, us, king, occ, enemies, basilisks)
+    }
+
+    /// Whether the side to move has a legal move.
+    pub(crate) fn has_legal_move(&self) -> bool {
+        self.generate(&mut AnyMove).is_break()
+    }
+
+    /// Every legal move (cleared first).
+    pub(crate) fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let _ = self.generate(out);
+    }
+}
+
+/// The own piece pinned along `dir` from the King's cell, as a bit.
+#[inline]
+fn pin_along(t: &Tables, dir: usize, cell: usize, occ: u128, own: u128, sliders: u128) -> u128 {
+    let blockers = t.rays[dir][cell] & occ;
+    if blockers == 0 {
+        return 0;
+    }
+    let first = first_blocker(dir, blockers);
+    if !bit(own, first) {
+        return 0;
+    }
+    let beyond = t.rays[dir][first] & occ;
+    if beyond != 0 && bit(sliders, first_blocker(dir, beyond)) {
+        1 << first
+    } else {
+        0
+    }
+}

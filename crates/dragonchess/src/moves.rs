@@ -1,0 +1,145 @@
+//! The action type: one move, and its long notation (spec §7).
+//!
+//! `<Piece><from><-|x><to>[=H][+|#]`, e.g. `W2e2-2e3`, `R3f5x2f4` (the
+//! Dragon captures from afar and stays), `W2c7-2c8=H`.
+
+use crate::geometry::Square;
+use crate::piece::Kind;
+use tabula_core::Error;
+
+/// One move: squares plus what kind of move it is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    pub flags: u8,
+}
+
+impl Move {
+    /// An enemy piece is taken on `to`.
+    pub const CAPTURE: u8 = 1;
+    /// A Warrior reaches its last rank and becomes a Hero.
+    pub const PROMOTION: u8 = 2;
+    /// The Dragon captures on `to` from afar without moving.
+    pub const REMOTE: u8 = 4;
+
+    pub fn is_capture(self) -> bool {
+        self.flags & Move::CAPTURE != 0
+    }
+    pub fn is_promotion(self) -> bool {
+        self.flags & Move::PROMOTION != 0
+    }
+    pub fn is_remote(self) -> bool {
+        self.flags & Move::REMOTE != 0
+    }
+
+    /// The long notation, without the check suffix.
+    pub fn text(self, kind: Kind) -> String {
+        format!(
+            "{}{}{}{}{}",
+            kind.letter(),
+            self.from,
+            if self.is_capture() { 'x' } else { '-' },
+            self.to,
+            if self.is_promotion() { "=H" } else { "" }
+        )
+    }
+}
+
+/// A move as written, before it is matched with the legal moves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Written {
+    pub kind: Kind,
+    pub from: Square,
+    pub to: Square,
+    pub capture: bool,
+    pub promotion: bool,
+}
+
+/// Parse the long notation (case-insensitive; a trailing `+` or `#` is
+/// accepted and ignored).
+pub fn parse(text: &str) -> Result<Written, Error> {
+    let t = text.trim();
+    let bad = || {
+        Error::notation(format!(
+            "`{t}`: expected a move like `W2e2-2e3`, `R3f5x2f4` or `W2c7-2c8=H`"
+        ))
+    };
+    let core = t.strip_suffix(['+', '#']).unwrap_or(t);
+    let (core, promotion) = match core.len().checked_sub(2).map(|i| core.split_at(i)) {
+        Some((head, tail)) if tail.eq_ignore_ascii_case("=h") => (head, true),
+        _ => (core, false),
+    };
+    if core.len() != 8 || !core.is_ascii() {
+        return Err(bad());
+    }
+    let kind = core
+        .chars()
+        .next()
+        .and_then(Kind::from_letter)
+        .ok_or_else(bad)?;
+    let lower = core.to_ascii_lowercase();
+    let from = Square::parse(&lower[1..4]).ok_or_else(bad)?;
+    let capture = match &lower[4..5] {
+        "-" => false,
+        "x" => true,
+        _ => return Err(bad()),
+    };
+    let to = Square::parse(&lower[5..8]).ok_or_else(bad)?;
+    Ok(Written {
+        kind,
+        from,
+        to,
+        capture,
+        promotion,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_spec_examples() {
+        for text in [
+            "W2e2-2e3",
+            "R3g1x3a7",
+            "H2c1-3b2",
+            "P2h1-1f1",
+            "E1g1-1g3",
+            "S2j4-3a2",
+            "W2c7-2c8=H",
+            "D1e4x2e4",
+            "R3f5x2f4",
+        ] {
+            let w = parse(text).unwrap();
+            let m = Move {
+                from: w.from,
+                to: w.to,
+                flags: (u8::from(w.capture) * Move::CAPTURE)
+                    | (u8::from(w.promotion) * Move::PROMOTION),
+            };
+            assert_eq!(m.text(w.kind), text);
+        }
+        let w = parse(" r3f5X2F4# ").unwrap();
+        assert_eq!((w.kind, w.capture), (Kind::Dragon, true));
+    }
+
+    #[test]
+    fn rejects_malformed_text() {
+        for text in [
+            "",
+            "W2e2",
+            "W2e22e3",
+            "Q2e2-2e3",
+            "W2e2*2e3",
+            "W4e2-2e3",
+            "W2e2-2e3=Q",
+            "W2e2-2e3+#",
+            "W2m2-2e3",
+            "é2e2-2e3",
+        ] {
+            assert!(parse(text).is_err(), "{text}");
+        }
+    }
+}
