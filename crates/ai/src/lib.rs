@@ -11,12 +11,23 @@
 
 mod agent;
 mod budget;
+mod class;
+mod greedy;
+mod level;
+mod mcts;
 mod random;
+mod search;
+pub mod value;
 
 pub use agent::{Agent, Decision};
 pub use budget::{Budget, Limits};
+pub use class::GameClass;
+pub use level::LEVELS;
+pub use mcts::{MctsAgent, MctsConfig};
+pub use search::{SearchAgent, SearchConfig};
 
 use std::marker::PhantomData;
+use std::time::Duration;
 use tabula_core::{AnyGame, Erased, Error, Evaluate, Game, Turn};
 
 /// The answer of an agent, in the game's notation.
@@ -61,19 +72,39 @@ pub const AGENT_NAMES: &[&str] = &[
     "level8",
 ];
 
+/// Thinking time of the searching agents when the caller sets no limit.
+const DEFAULT_TIME: Duration = Duration::from_secs(1);
+
 /// Build an agent by name for game type `G`; `seed` fixes its randomness.
 pub fn make_agent<G: Game + Evaluate>(name: &str, seed: u64) -> Result<Box<dyn AnyAgent>, Error> {
     let lower = name.trim().to_ascii_lowercase();
-    match lower.as_str() {
-        "random" => Ok(typed::<G, _>(random::RandomAgent::new(seed))),
-        _ if AGENT_NAMES.contains(&lower.as_str()) => {
-            Err(Error::spec(format!("agent `{lower}` is not available yet")))
+    let timed = Limits::time(DEFAULT_TIME);
+    Ok(match lower.as_str() {
+        "random" => typed::<G, _>(random::RandomAgent::new(seed)),
+        "greedy" => typed::<G, _>(greedy::GreedyAgent::new(seed)),
+        "alphabeta" => typed::<G, _>(SearchAgent::<G>::new(
+            "alphabeta",
+            SearchConfig::alphabeta(),
+            timed,
+        )),
+        "expectimax" => typed::<G, _>(SearchAgent::<G>::new(
+            "expectimax",
+            SearchConfig::expectimax(),
+            timed,
+        )),
+        "uct" => typed::<G, _>(MctsAgent::<G>::new("uct", MctsConfig::uct(), timed, seed)),
+        "mcts" => typed::<G, _>(MctsAgent::<G>::new("mcts", MctsConfig::mcts(), timed, seed)),
+        level if level.starts_with("level") && AGENT_NAMES.contains(&level) => {
+            let n = level["level".len()..].parse::<u8>().unwrap_or(0);
+            typed::<G, _>(level::LevelAgent::<G>::new(n, seed)?)
         }
-        _ => Err(Error::spec(format!(
-            "unknown agent `{name}` (valid: {})",
-            AGENT_NAMES.join(", ")
-        ))),
-    }
+        _ => {
+            return Err(Error::spec(format!(
+                "unknown agent `{name}` (valid: {})",
+                AGENT_NAMES.join(", ")
+            )))
+        }
+    })
 }
 
 /// The per-game entry of the agent table in `tabula-games`: `None` when
@@ -84,8 +115,16 @@ pub fn agent_for<G: Game + Evaluate>(
     name: &str,
     seed: u64,
 ) -> Option<Result<Box<dyn AnyAgent>, Error>> {
-    game.as_any().downcast_ref::<Erased<G>>()?;
-    Some(make_agent::<G>(name, seed))
+    let state = &game.as_any().downcast_ref::<Erased<G>>()?.state;
+    Some(make_agent::<G>(name, seed).and_then(|agent| {
+        let class = GameClass::of(state);
+        match agent.name() {
+            "alphabeta" => class.require_two_player("alphabeta", true)?,
+            "expectimax" => class.require_two_player("expectimax", false)?,
+            _ => {}
+        }
+        Ok(agent)
+    }))
 }
 
 fn typed<G: Game, A: Agent<G> + 'static>(agent: A) -> Box<dyn AnyAgent> {

@@ -1,0 +1,67 @@
+//! What kind of game a state belongs to, found by looking at play rather
+//! than at the game's name: the number of seats and whether dice are
+//! thrown. Levels pick their agent from it, and agents that cannot play a
+//! kind of game say so.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tabula_core::{Error, Game, Turn};
+
+/// How many actions of random play are watched for a chance node.
+const PROBE_ACTIONS: usize = 400;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameClass {
+    pub players: usize,
+    pub chance: bool,
+}
+
+impl GameClass {
+    /// Probe random games from the start position and from `state`.
+    pub fn of<G: Game>(state: &G) -> GameClass {
+        let mut rng = SmallRng::seed_from_u64(0x5eed);
+        let start = G::new_game(state.options()).ok();
+        let chance = start
+            .iter()
+            .chain(std::iter::once(state))
+            .any(|g| meets_chance(g.clone(), &mut rng));
+        GameClass {
+            players: state.num_players(),
+            chance,
+        }
+    }
+
+    /// Whether the two-player deterministic searcher (alpha-beta) fits.
+    pub fn require_two_player(self, agent: &str, deterministic: bool) -> Result<(), Error> {
+        if self.players != 2 {
+            return Err(Error::spec(format!(
+                "agent `{agent}` needs a two-player game; this one has {} players (try `mcts`)",
+                self.players
+            )));
+        }
+        if deterministic && self.chance {
+            return Err(Error::spec(format!(
+                "agent `{agent}` needs a game without dice (try `expectimax` or `mcts`)"
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn meets_chance<G: Game>(mut g: G, rng: &mut SmallRng) -> bool {
+    let mut actions = Vec::new();
+    for _ in 0..PROBE_ACTIONS {
+        match g.turn() {
+            Turn::Chance => return true,
+            Turn::Over => return false,
+            Turn::Player(_) => {
+                g.legal_actions(&mut actions);
+                if actions.is_empty() {
+                    return false;
+                }
+                g.apply(actions[rng.gen_range(0..actions.len())]);
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,156 @@
+//! Levels 1-8: an agent and a budget each, chosen by the kind of game
+//! (alpha-beta for two players without dice, expectimax with dice, MCTS
+//! for more players), with deliberate blunders at the bottom so that a
+//! beginner can win.
+
+use crate::agent::{Agent, Decision};
+use crate::budget::{Budget, Limits};
+use crate::class::GameClass;
+use crate::greedy::GreedyAgent;
+use crate::mcts::{MctsAgent, MctsConfig};
+use crate::search::{SearchAgent, SearchConfig};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::time::Duration;
+use tabula_core::{Error, Evaluate};
+
+pub const LEVELS: u8 = 8;
+
+/// What one level plays with.
+struct LevelDef {
+    /// Search (the game's strongest agent) rather than one-ply greedy.
+    search: bool,
+    /// Thinking time per action.
+    millis: u64,
+    /// Share of actions replaced by a random other action.
+    blunder: f32,
+}
+
+const TABLE: [LevelDef; LEVELS as usize] = [
+    LevelDef {
+        search: false,
+        millis: 10,
+        blunder: 0.35,
+    },
+    LevelDef {
+        search: false,
+        millis: 10,
+        blunder: 0.10,
+    },
+    LevelDef {
+        search: true,
+        millis: 20,
+        blunder: 0.05,
+    },
+    LevelDef {
+        search: true,
+        millis: 60,
+        blunder: 0.0,
+    },
+    LevelDef {
+        search: true,
+        millis: 150,
+        blunder: 0.0,
+    },
+    LevelDef {
+        search: true,
+        millis: 400,
+        blunder: 0.0,
+    },
+    LevelDef {
+        search: true,
+        millis: 1000,
+        blunder: 0.0,
+    },
+    LevelDef {
+        search: true,
+        millis: 1900,
+        blunder: 0.0,
+    },
+];
+
+pub struct LevelAgent<G: Evaluate> {
+    name: String,
+    def: &'static LevelDef,
+    seed: u64,
+    rng: SmallRng,
+    /// Built on the first decision, when the kind of game is known.
+    inner: Option<Box<dyn Agent<G>>>,
+}
+
+impl<G: Evaluate> LevelAgent<G> {
+    /// Level `level` in `1..=LEVELS`.
+    pub fn new(level: u8, seed: u64) -> Result<Self, Error> {
+        let def = TABLE
+            .get(usize::from(level).wrapping_sub(1))
+            .ok_or_else(|| Error::spec(format!("no level {level} (levels are 1 to {LEVELS})")))?;
+        Ok(LevelAgent {
+            name: format!("level{level}"),
+            def,
+            seed,
+            rng: SmallRng::seed_from_u64(seed ^ 0xb1_0d),
+            inner: None,
+        })
+    }
+}
+
+/// The strongest agent for this kind of game.
+pub fn strongest<G: Evaluate>(class: GameClass, limits: Limits, seed: u64) -> Box<dyn Agent<G>> {
+    match class {
+        GameClass {
+            players: 2,
+            chance: false,
+        } => Box::new(SearchAgent::new(
+            "alphabeta",
+            SearchConfig::alphabeta(),
+            limits,
+        )),
+        GameClass {
+            players: 2,
+            chance: true,
+        } => Box::new(SearchAgent::new(
+            "expectimax",
+            SearchConfig::expectimax(),
+            limits,
+        )),
+        _ => Box::new(MctsAgent::new("mcts", MctsConfig::mcts(), limits, seed)),
+    }
+}
+
+impl<G: Evaluate> Agent<G> for LevelAgent<G> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn default_limits(&self) -> Limits {
+        Limits::time(Duration::from_millis(self.def.millis))
+    }
+
+    fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
+        let def = self.def;
+        let seed = self.seed;
+        let inner = self.inner.get_or_insert_with(|| {
+            if def.search {
+                strongest(GameClass::of(state), Limits::default(), seed)
+            } else {
+                Box::new(GreedyAgent::new(seed))
+            }
+        });
+        let mut d = inner.decide(state, budget)?;
+        if def.blunder > 0.0 && self.rng.gen::<f32>() < def.blunder {
+            let others: Vec<_> = state
+                .actions_here()
+                .into_iter()
+                .filter(|&a| a != d.action)
+                .collect();
+            if !others.is_empty() {
+                let a = others[self.rng.gen_range(0..others.len())];
+                let value = d.ranked.iter().find(|r| r.0 == a).map_or(d.value, |r| r.1);
+                d.action = a;
+                d.value = value;
+                d.pv = vec![a];
+            }
+        }
+        Ok(d)
+    }
+}

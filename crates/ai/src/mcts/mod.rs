@@ -1,0 +1,389 @@
+//! Monte-Carlo tree search for any game: UCT over single actions (a turn
+//! of several actions is the same player moving again), chance nodes
+//! expanded with their probabilities and sampled, max^n returns (each
+//! player maximises his own points, so three players need nothing
+//! special), a solver that proves wins and losses near the end, and tree
+//! reuse between moves.
+//!
+//! Transpositions are not merged: the games here rarely transpose within
+//! the horizon MCTS reaches, and a DAG would cost a hash table per node.
+
+mod playout;
+mod tree;
+
+use crate::agent::{Agent, Decision};
+use crate::budget::{Budget, Limits};
+use crate::value::{check_players, outcome_returns, Returns};
+use playout::Playout;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tabula_core::{Error, Evaluate, Turn};
+use tree::{Actor, NodeId, Tree};
+
+/// Longest principal line reported.
+const MAX_PV: usize = 24;
+/// How far below the old root the new position is looked for.
+const REUSE_DEPTH: usize = 8;
+
+#[derive(Clone, Debug)]
+pub struct MctsConfig {
+    /// UCB exploration constant (returns are in `[0, 1]`).
+    pub exploration: f32,
+    /// Visits a leaf needs before it gets children (saves memory on
+    /// wide games).
+    pub expand_after: u32,
+    pub playout: Playout,
+    pub solver: bool,
+    pub reuse: bool,
+    /// Most nodes in the tree; beyond it leaves stop growing.
+    pub max_nodes: usize,
+}
+
+impl MctsConfig {
+    /// Plain UCT: random playouts to the end, nothing else.
+    pub fn uct() -> Self {
+        MctsConfig {
+            exploration: std::f32::consts::SQRT_2,
+            expand_after: 1,
+            playout: Playout::random(),
+            solver: false,
+            reuse: false,
+            max_nodes: 1 << 20,
+        }
+    }
+
+    /// The full agent: game-knowledge playouts cut off by the evaluation,
+    /// the solver and tree reuse.
+    pub fn mcts() -> Self {
+        MctsConfig {
+            exploration: 0.7,
+            expand_after: 2,
+            playout: Playout::guided(),
+            solver: true,
+            reuse: true,
+            max_nodes: 1 << 20,
+        }
+    }
+}
+
+pub struct MctsAgent<G: Evaluate> {
+    name: String,
+    cfg: MctsConfig,
+    limits: Limits,
+    rng: SmallRng,
+    tree: Option<Tree<G::Action>>,
+}
+
+impl<G: Evaluate> MctsAgent<G> {
+    pub fn new(name: &str, cfg: MctsConfig, limits: Limits, seed: u64) -> Self {
+        MctsAgent {
+            name: name.to_string(),
+            cfg,
+            limits,
+            rng: SmallRng::seed_from_u64(seed),
+            tree: None,
+        }
+    }
+
+    /// Visits of the root of the last search, reused ones included.
+    pub fn root_visits(&self) -> u32 {
+        self.tree.as_ref().map_or(0, |t| t.node(0).visits)
+    }
+
+    /// The tree for `root`: the old one re-rooted when allowed and found.
+    fn take_tree(&mut self, root: &G) -> Tree<G::Action> {
+        let old = self.tree.take().filter(|_| self.cfg.reuse);
+        old.and_then(|t| t.reroot(root.hash(), Actor::of(root.turn()), REUSE_DEPTH))
+            .unwrap_or_else(|| Tree::new(root, self.cfg.max_nodes))
+    }
+}
+
+/// One search: the tree plus scratch buffers.
+struct Search<'a, G: Evaluate> {
+    cfg: &'a MctsConfig,
+    rng: &'a mut SmallRng,
+    tree: Tree<G::Action>,
+    players: usize,
+    actions: Vec<G::Action>,
+    outcomes: Vec<(G::Action, f64)>,
+    children: Vec<(G::Action, f32)>,
+    path: Vec<NodeId>,
+}
+
+impl<G: Evaluate> Search<'_, G> {
+    /// One iteration: select, expand, play out, back up.
+    fn iterate(&mut self, root: &G) {
+        let mut g = root.clone();
+        let mut id: NodeId = 0;
+        self.path.clear();
+        self.path.push(0);
+        let returns = loop {
+            let node = self.tree.node(id);
+            if node.proven {
+                break node.sum;
+            }
+            if node.actor == Actor::Over {
+                let r = g.outcome().map_or([0.0; crate::value::MAX_PLAYERS], |o| {
+                    outcome_returns(o, self.players)
+                });
+                if self.cfg.solver {
+                    let n = self.tree.node_mut(id);
+                    n.proven = true;
+                    n.sum = r;
+                }
+                break r;
+            }
+            if !node.expanded {
+                if (id == 0 || node.visits >= self.cfg.expand_after) && self.expand(id, &g) {
+                    continue;
+                }
+                break self.cfg.playout.run(
+                    &mut g,
+                    self.players,
+                    self.rng,
+                    &mut self.actions,
+                    &mut self.outcomes,
+                );
+            }
+            id = self.select(id);
+            if let Some(a) = self.tree.node(id).action {
+                g.apply(a);
+            }
+            self.path.push(id);
+        };
+        self.back_up(&returns);
+    }
+
+    /// Create the children of `id`; false when the tree is full.
+    fn expand(&mut self, id: NodeId, g: &G) -> bool {
+        self.children.clear();
+        match g.turn() {
+            Turn::Player(_) => {
+                g.legal_actions(&mut self.actions);
+                self.children.extend(self.actions.iter().map(|&a| (a, 1.0)));
+                if self.cfg.playout.uses_knowledge() {
+                    // Unvisited children are tried in this order.
+                    self.children
+                        .sort_by(|a, b| g.playout_weight(b.0).total_cmp(&g.playout_weight(a.0)));
+                }
+            }
+            Turn::Chance => {
+                g.chance_outcomes(&mut self.outcomes);
+                self.children
+                    .extend(self.outcomes.iter().map(|&(a, p)| (a, p as f32)));
+            }
+            Turn::Over => return false,
+        }
+        if self.children.is_empty() || !self.tree.has_room(self.children.len()) {
+            return false;
+        }
+        self.tree.expand(id, g, &self.children);
+        true
+    }
+
+    /// The child to descend into: UCB for the player to move, a sample by
+    /// probability at a chance node.
+    fn select(&mut self, id: NodeId) -> NodeId {
+        let node = self.tree.node(id);
+        let range = node.child_ids();
+        match node.actor {
+            Actor::Player(p) => {
+                let p = p as usize;
+                let log_n = (node.visits.max(1) as f32).ln();
+                let mut best = range.start;
+                let mut best_score = f32::NEG_INFINITY;
+                for c in range {
+                    let child = self.tree.node(c);
+                    if child.visits == 0 && !child.proven {
+                        return c;
+                    }
+                    let explore = if child.proven {
+                        0.0
+                    } else {
+                        self.cfg.exploration * (log_n / child.visits as f32).sqrt()
+                    };
+                    let score = child.mean(p) + explore;
+                    if score > best_score {
+                        best_score = score;
+                        best = c;
+                    }
+                }
+                best
+            }
+            _ => {
+                let mut x: f32 = self.rng.gen();
+                for c in range.clone() {
+                    x -= self.tree.node(c).prob;
+                    if x < 0.0 {
+                        return c;
+                    }
+                }
+                range.end - 1
+            }
+        }
+    }
+
+    fn back_up(&mut self, returns: &Returns) {
+        for &id in &self.path {
+            let n = self.tree.node_mut(id);
+            n.visits += 1;
+            if !n.proven {
+                for (s, r) in n.sum.iter_mut().zip(returns) {
+                    *s += r;
+                }
+            }
+        }
+        if self.cfg.solver {
+            for i in (0..self.path.len().saturating_sub(1)).rev() {
+                if !self.prove(self.path[i]) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Mark `id` proven when its children settle its value: a child that
+    /// wins outright for the mover, or all children proven (the mover
+    /// takes the best; chance takes the average).
+    fn prove(&mut self, id: NodeId) -> bool {
+        let node = self.tree.node(id);
+        if node.proven {
+            return true;
+        }
+        let mut value: Option<Returns> = None;
+        let mut all = true;
+        let mut average = [0.0; crate::value::MAX_PLAYERS];
+        for c in node.child_ids() {
+            let child = self.tree.node(c);
+            if !child.proven {
+                all = false;
+                continue;
+            }
+            match node.actor {
+                Actor::Player(p) => {
+                    let p = p as usize;
+                    if child.sum[p] >= 1.0 {
+                        value = Some(child.sum);
+                        break;
+                    }
+                    if value.map_or(true, |v| child.sum[p] > v[p]) {
+                        value = Some(child.sum);
+                    }
+                }
+                _ => {
+                    for (a, s) in average.iter_mut().zip(child.sum) {
+                        *a += child.prob * s;
+                    }
+                }
+            }
+        }
+        let settled = match node.actor {
+            Actor::Player(p) => value.filter(|v| all || v[p as usize] >= 1.0),
+            _ => all.then_some(average),
+        };
+        match settled {
+            Some(v) if node.expanded => {
+                let n = self.tree.node_mut(id);
+                n.proven = true;
+                n.sum = v;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The root child to play: a proven win, else the most visited child
+    /// that is not a proven loss.
+    fn best_child(&self, me: usize) -> NodeId {
+        let root = self.tree.node(0);
+        let key = |c: NodeId| {
+            let n = self.tree.node(c);
+            let certain_win = n.proven && n.sum[me] >= 1.0;
+            let certain_loss = n.proven && n.sum[me] <= 0.0;
+            (
+                certain_win,
+                !certain_loss,
+                n.visits,
+                (n.mean(me) * 1e6) as i64,
+            )
+        };
+        root.child_ids().max_by_key(|&c| key(c)).unwrap_or(0)
+    }
+
+    fn principal_line(&self, first: NodeId) -> Vec<G::Action> {
+        let mut pv = Vec::new();
+        let mut id = first;
+        while pv.len() < MAX_PV {
+            let n = self.tree.node(id);
+            match n.action {
+                Some(a) => pv.push(a),
+                None => break,
+            }
+            match n.child_ids().max_by_key(|&c| self.tree.node(c).visits) {
+                Some(c) if self.tree.node(c).visits > 0 => id = c,
+                _ => break,
+            }
+        }
+        pv
+    }
+}
+
+impl<G: Evaluate> Agent<G> for MctsAgent<G> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn default_limits(&self) -> Limits {
+        self.limits.clone()
+    }
+
+    fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
+        let players = check_players(state)?;
+        let Turn::Player(me) = state.turn() else {
+            return Err(Error::illegal("no player to move"));
+        };
+        let tree = self.take_tree(state);
+        let mut search = Search {
+            cfg: &self.cfg,
+            rng: &mut self.rng,
+            tree,
+            players,
+            actions: Vec::new(),
+            outcomes: Vec::new(),
+            children: Vec::new(),
+            path: Vec::new(),
+        };
+        if !search.tree.node(0).expanded && !search.expand(0, state) {
+            return Err(Error::illegal("no legal action"));
+        }
+        let mut iterations = 0;
+        while !budget.exhausted(iterations) && !search.tree.node(0).proven {
+            search.iterate(state);
+            iterations += 1;
+        }
+        let me = me.index();
+        let best = search.best_child(me);
+        let root = search.tree.node(0);
+        let mut ranked: Vec<(G::Action, f32, u32)> = root
+            .child_ids()
+            .filter_map(|c| {
+                let n = search.tree.node(c);
+                Some((n.action?, n.mean(me), n.visits))
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.2.cmp(&a.2).then(b.1.total_cmp(&a.1)));
+        let node = search.tree.node(best);
+        let action = node
+            .action
+            .ok_or_else(|| Error::illegal("no legal action"))?;
+        let decision = Decision {
+            action,
+            value: node.mean(me),
+            pv: search.principal_line(best),
+            nodes: iterations,
+            ranked: ranked.into_iter().map(|(a, v, _)| (a, v)).collect(),
+        };
+        self.tree = Some(search.tree);
+        Ok(decision)
+    }
+}

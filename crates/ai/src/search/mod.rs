@@ -1,0 +1,471 @@
+//! Depth-first search for two-player games: alpha-beta with iterative
+//! deepening, a transposition table, move ordering and quiescence, and
+//! with chance nodes searched as expectimax with Star1 pruning.
+//!
+//! Scores are always those of player 0 (max nodes where player 0 acts, min
+//! nodes where player 1 acts), so a turn of several actions by the same
+//! player needs no sign bookkeeping: the sign "flips" only when the player
+//! to move changes. Depth counts player actions; chance nodes are free.
+
+mod order;
+mod tt;
+
+use crate::agent::{Agent, Decision};
+use crate::budget::{Budget, Limits};
+use crate::class::GameClass;
+use crate::value::{expected, outcome_score, static_score, DECIDED, WIN};
+use order::{pick_next, tactical_rank, Ordering};
+use tabula_core::{Error, Evaluate, Player, Turn};
+use tt::{Bound, Table};
+
+const INF: i32 = WIN + 1;
+/// Deepest ply any line may reach (main search plus quiescence).
+const MAX_PLY: usize = 128;
+/// Longest capture sequence quiescence follows.
+const MAX_QUIESCENCE: usize = 12;
+/// Longest principal line reported.
+const MAX_PV: usize = 24;
+/// Budget polls happen every this many nodes (a power of two).
+const POLL: u64 = 256;
+
+/// How a searcher searches.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Deepest iteration, in player actions.
+    pub max_depth: i32,
+    pub quiescence: bool,
+    /// The transposition table has `2^tt_bits` slots; 0 disables it.
+    pub tt_bits: u32,
+    /// Search chance nodes (expectimax); otherwise meeting one is an error.
+    pub chance: bool,
+}
+
+impl SearchConfig {
+    pub fn alphabeta() -> Self {
+        SearchConfig {
+            max_depth: 64,
+            quiescence: true,
+            tt_bits: 19,
+            chance: false,
+        }
+    }
+
+    pub fn expectimax() -> Self {
+        SearchConfig {
+            chance: true,
+            ..SearchConfig::alphabeta()
+        }
+    }
+}
+
+/// The result of one root search.
+pub struct RootResult<A> {
+    /// Root actions, best first for the player to move, with player 0 scores.
+    pub ranked: Vec<(A, i32)>,
+    pub pv: Vec<A>,
+    pub nodes: u64,
+}
+
+/// One search engine with its tables, kept between moves.
+pub struct Searcher<G: Evaluate> {
+    cfg: SearchConfig,
+    tt: Table<G::Action>,
+    order: Ordering<G::Action>,
+    moves: Vec<Vec<G::Action>>,
+    scores: Vec<Vec<i32>>,
+    outcomes: Vec<Vec<(G::Action, f64)>>,
+    budget: Budget,
+    nodes: u64,
+    stopped: bool,
+    met_chance: bool,
+}
+
+impl<G: Evaluate> Searcher<G> {
+    pub fn new(cfg: SearchConfig, sample: &G) -> Self {
+        Searcher {
+            tt: Table::new(cfg.tt_bits),
+            order: Ordering::new(sample.action_key_space(), MAX_PLY),
+            moves: vec![Vec::new(); MAX_PLY + 1],
+            scores: vec![Vec::new(); MAX_PLY + 1],
+            outcomes: vec![Vec::new(); MAX_PLY + 1],
+            budget: Budget::unlimited(),
+            nodes: 0,
+            stopped: false,
+            met_chance: false,
+            cfg,
+        }
+    }
+
+    /// Iterative deepening from `g` (a player to move) within `budget`.
+    pub fn search(&mut self, g: &G, budget: &Budget) -> Result<RootResult<G::Action>, Error> {
+        let Turn::Player(me) = g.turn() else {
+            return Err(Error::illegal("no player to move"));
+        };
+        let sign = if me == Player(0) { 1 } else { -1 };
+        self.budget = budget.clone();
+        self.nodes = 0;
+        self.stopped = false;
+        self.met_chance = false;
+        self.order.new_search();
+
+        let mut moves = Vec::new();
+        g.legal_actions(&mut moves);
+        if moves.is_empty() {
+            return Err(Error::illegal("no legal action"));
+        }
+        let tt_move = self.tt.probe(g.hash()).and_then(|e| e.best);
+        let mut keys = Vec::new();
+        self.order.score(g, &moves, tt_move, 0, me, &mut keys);
+        let mut ranked: Vec<(G::Action, i32)> = moves.iter().copied().zip(keys).collect();
+        ranked.sort_by_key(|&(_, k)| std::cmp::Reverse(k));
+        ranked.iter_mut().for_each(|r| r.1 = 0);
+        let mut depth_done = 0;
+
+        for depth in 1..=self.cfg.max_depth {
+            // Root values from the mover's side; fail-low moves keep bounds.
+            let mut alpha = -INF;
+            let mut iter_best: Option<(usize, i32)> = None;
+            let mut values = vec![-INF; ranked.len()];
+            for (i, &(a, _)) in ranked.iter().enumerate() {
+                let mut child = g.clone();
+                child.apply(a);
+                let (lo, hi) = if sign == 1 {
+                    (alpha, INF)
+                } else {
+                    (-INF, -alpha)
+                };
+                let v = sign * self.node(&child, depth - 1, 1, lo, hi);
+                if self.stopped {
+                    break;
+                }
+                values[i] = v;
+                if iter_best.map_or(true, |(_, b)| v > b) {
+                    iter_best = Some((i, v));
+                    alpha = alpha.max(v);
+                }
+            }
+            if self.met_chance {
+                return Err(Error::spec(
+                    "alpha-beta needs a game without dice (try `expectimax` or `mcts`)",
+                ));
+            }
+            if self.stopped {
+                // A move that finished this deeper iteration ahead of the
+                // previous best is trusted; the rest keep older values.
+                if let Some((i, v)) = iter_best.filter(|&(i, _)| i > 0 || depth_done == 0) {
+                    let mut m = ranked.remove(i);
+                    m.1 = sign * v;
+                    ranked.insert(0, m);
+                }
+                break;
+            }
+            for (slot, &v) in ranked.iter_mut().zip(&values) {
+                slot.1 = sign * v;
+            }
+            ranked.sort_by_key(|&(_, s)| std::cmp::Reverse(sign * s));
+            depth_done = depth;
+            let best = sign * ranked[0].1;
+            let mate_seen = best.abs() >= DECIDED && WIN - best.abs() <= depth;
+            if ranked.len() == 1
+                || mate_seen
+                || self.budget.time_used().is_some_and(|t| t > 0.45)
+                || self.budget.exhausted(self.nodes)
+            {
+                break;
+            }
+        }
+        let pv = self.principal_line(g, ranked[0].0);
+        Ok(RootResult {
+            ranked,
+            pv,
+            nodes: self.nodes,
+        })
+    }
+
+    /// Count a node; poll the budget now and then. True when stopping.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes % POLL == 0 && self.budget.exhausted(self.nodes) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Score of `g` for player 0, searched `depth` actions deep.
+    fn node(&mut self, g: &G, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        let p = match g.turn() {
+            Turn::Over => return g.outcome().map_or(0, |o| outcome_score(o, ply)),
+            Turn::Chance => return self.chance(g, depth, ply, alpha, beta),
+            Turn::Player(p) => p,
+        };
+        if depth <= 0 || ply >= MAX_PLY {
+            return if self.cfg.quiescence {
+                self.quiesce(g, ply, alpha, beta, 0)
+            } else {
+                self.tick();
+                static_score(g)
+            };
+        }
+        if self.tick() {
+            return 0;
+        }
+        let key = g.hash();
+        let entry = self.tt.probe(key);
+        if let Some(v) = entry.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
+            return v;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut keys = std::mem::take(&mut self.scores[ply]);
+        g.legal_actions(&mut moves);
+        self.order
+            .score(g, &moves, entry.and_then(|e| e.best), ply, p, &mut keys);
+        let maximizing = p == Player(0);
+        let mut best = if maximizing { -INF } else { INF };
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut keys, i);
+            let a = moves[i];
+            let mut child = g.clone();
+            child.apply(a);
+            let v = self.node(&child, depth - 1, ply + 1, alpha, beta);
+            if self.stopped {
+                break;
+            }
+            if (maximizing && v > best) || (!maximizing && v < best) {
+                best = v;
+                best_move = Some(a);
+            }
+            if maximizing {
+                alpha = alpha.max(v);
+            } else {
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                if !g.is_tactical(a) {
+                    self.order.reward(g, a, ply, p, depth);
+                }
+                break;
+            }
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = keys;
+        if self.stopped {
+            return 0;
+        }
+        if best_move.is_none() {
+            // A player to move always has an action; be safe anyway.
+            return static_score(g);
+        }
+        self.tt.store(
+            key,
+            best,
+            ply,
+            depth,
+            Bound::of(best, alpha0, beta0),
+            best_move,
+        );
+        best
+    }
+
+    /// Expectimax with Star1 pruning: scores lie in `[-WIN, WIN]`, so once
+    /// the outcomes searched so far bound the average outside the window,
+    /// the rest need not be searched.
+    fn chance(&mut self, g: &G, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if !self.cfg.chance {
+            self.met_chance = true;
+            self.stopped = true;
+            return 0;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            self.tick();
+            return static_score(g);
+        }
+        if self.tick() {
+            return 0;
+        }
+        let key = g.hash();
+        if let Some(v) = self
+            .tt
+            .probe(key)
+            .and_then(|e| e.cutoff(depth, ply, alpha, beta))
+        {
+            return v;
+        }
+        let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
+        g.chance_outcomes(&mut outcomes);
+        outcomes.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let (lo, hi) = (-f64::from(WIN), f64::from(WIN));
+        let (fa, fb) = (f64::from(alpha), f64::from(beta));
+        let mut sum = 0.0;
+        let mut rest = 1.0;
+        let mut cut = None;
+        for &(a, prob) in &outcomes {
+            let after = (rest - prob).max(0.0);
+            let ca = ((fa - sum - after * hi) / prob)
+                .floor()
+                .max(-f64::from(INF));
+            let cb = ((fb - sum - after * lo) / prob).ceil().min(f64::from(INF));
+            let mut child = g.clone();
+            child.apply(a);
+            let v = self.node(&child, depth, ply + 1, ca as i32, cb as i32);
+            if self.stopped {
+                break;
+            }
+            sum += prob * f64::from(v);
+            rest = after;
+            if sum + rest * hi <= fa {
+                cut = Some(sum + rest * hi);
+                break;
+            }
+            if sum + rest * lo >= fb {
+                cut = Some(sum + rest * lo);
+                break;
+            }
+        }
+        self.outcomes[ply] = outcomes;
+        if self.stopped {
+            return 0;
+        }
+        let v = cut.unwrap_or(sum).round() as i32;
+        self.tt
+            .store(key, v, ply, depth, Bound::of(v, alpha, beta), None);
+        v
+    }
+
+    /// Search tactical actions only, until the position is quiet.
+    fn quiesce(&mut self, g: &G, ply: usize, mut alpha: i32, mut beta: i32, q: usize) -> i32 {
+        let p = match g.turn() {
+            Turn::Over => return g.outcome().map_or(0, |o| outcome_score(o, ply)),
+            Turn::Chance => {
+                self.met_chance |= !self.cfg.chance;
+                return static_score(g);
+            }
+            Turn::Player(p) => p,
+        };
+        if self.tick() {
+            return 0;
+        }
+        let stand = static_score(g);
+        if q >= MAX_QUIESCENCE || ply >= MAX_PLY {
+            return stand;
+        }
+        let maximizing = p == Player(0);
+        if maximizing {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mut best = stand;
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut keys = std::mem::take(&mut self.scores[ply]);
+        g.legal_actions(&mut moves);
+        moves.retain(|&a| g.is_tactical(a));
+        keys.clear();
+        keys.extend(moves.iter().map(|&a| tactical_rank(g, a)));
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut keys, i);
+            let mut child = g.clone();
+            child.apply(moves[i]);
+            let v = self.quiesce(&child, ply + 1, alpha, beta, q + 1);
+            if self.stopped {
+                break;
+            }
+            if maximizing {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = keys;
+        best
+    }
+
+    /// The expected line: `first`, then the table's best moves while legal.
+    fn principal_line(&self, root: &G, first: G::Action) -> Vec<G::Action> {
+        let mut pv = vec![first];
+        let mut g = root.clone();
+        g.apply(first);
+        let mut seen = vec![root.hash()];
+        while pv.len() < MAX_PV && matches!(g.turn(), Turn::Player(_)) {
+            let key = g.hash();
+            let Some(a) = self.tt.probe(key).and_then(|e| e.best) else {
+                break;
+            };
+            if seen.contains(&key) || !g.actions_here().contains(&a) {
+                break;
+            }
+            seen.push(key);
+            pv.push(a);
+            g.apply(a);
+        }
+        pv
+    }
+}
+
+/// The alpha-beta and expectimax agents: one searcher, kept between moves.
+pub struct SearchAgent<G: Evaluate> {
+    name: String,
+    cfg: SearchConfig,
+    limits: Limits,
+    searcher: Option<Searcher<G>>,
+}
+
+impl<G: Evaluate> SearchAgent<G> {
+    pub fn new(name: &str, cfg: SearchConfig, limits: Limits) -> Self {
+        SearchAgent {
+            name: name.to_string(),
+            cfg,
+            limits,
+            searcher: None,
+        }
+    }
+}
+
+impl<G: Evaluate> Agent<G> for SearchAgent<G> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn default_limits(&self) -> Limits {
+        self.limits.clone()
+    }
+
+    fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
+        let searcher = match &mut self.searcher {
+            Some(s) => s,
+            None => {
+                GameClass::of(state).require_two_player(&self.name, !self.cfg.chance)?;
+                self.searcher.insert(Searcher::new(self.cfg.clone(), state))
+            }
+        };
+        let Turn::Player(me) = state.turn() else {
+            return Err(Error::illegal("no player to move"));
+        };
+        let r = searcher.search(state, budget)?;
+        let (action, score) = r.ranked[0];
+        Ok(Decision {
+            action,
+            value: expected(score, me),
+            pv: r.pv,
+            nodes: r.nodes,
+            ranked: r
+                .ranked
+                .iter()
+                .map(|&(a, s)| (a, expected(s, me)))
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,161 @@
+//! The text-speaking layer, agent names, levels, budgets and cancelling.
+
+mod common;
+
+use common::{DiceRace, Nim, Ttt};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tabula_ai::{agent_for, make_agent, AnyAgent, Limits, AGENT_NAMES};
+use tabula_core::{AnyGame, Erased, Evaluate, Game};
+
+fn erased<G: Game>(g: G) -> Erased<G> {
+    Erased::new(g, G::NAME.to_string())
+}
+
+fn agent<G: Evaluate>(game: &Erased<G>, name: &str) -> Box<dyn AnyAgent> {
+    agent_for::<G>(game, name, 3)
+        .expect("right game type")
+        .expect(name)
+}
+
+#[test]
+fn every_agent_plays_legal_moves_in_every_kind_of_game() {
+    let mut race = DiceRace::new_game(&()).unwrap();
+    race.apply(common::RaceAct::Roll(2));
+    let games: Vec<Box<dyn AnyGame>> = vec![
+        Box::new(erased(Ttt::from_rows("x../.o./..."))),
+        Box::new(erased(Nim::new(3, false, 10))),
+        Box::new(erased(Nim::mid_turn(9, 1))),
+        Box::new(erased(race)),
+    ];
+    let limits = Limits::iterations(300);
+    for g in &games {
+        for &name in AGENT_NAMES {
+            let made = match g.name() {
+                "ttt" => agent_for::<Ttt>(g.as_ref(), name, 1),
+                "nim" => agent_for::<Nim>(g.as_ref(), name, 1),
+                _ => agent_for::<DiceRace>(g.as_ref(), name, 1),
+            }
+            .expect("right game type");
+            let unfit = (name == "alphabeta" && (g.name() == "race" || g.num_players() == 3))
+                || (name == "expectimax" && g.num_players() == 3);
+            match made {
+                Err(e) => assert!(unfit, "{name} on {}: {e}", g.spec()),
+                Ok(mut a) => {
+                    assert!(!unfit, "{name} should refuse {}", g.spec());
+                    let c = a.choose(g.as_ref(), &limits).unwrap();
+                    assert!(
+                        g.legal_actions().contains(&c.action),
+                        "{name}: {}",
+                        c.action
+                    );
+                    assert_eq!(c.pv.first(), Some(&c.action), "{name}");
+                    assert!((0.0..=1.0).contains(&c.value), "{name}: {}", c.value);
+                    assert!(!c.ranked.is_empty(), "{name}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_names_and_wrong_games_are_clear_errors() {
+    let e = make_agent::<Ttt>("deepblue", 1).err().unwrap();
+    assert!(
+        e.message.contains("valid: random, greedy, uct, mcts"),
+        "{e}"
+    );
+    assert!(make_agent::<Ttt>("level9", 1).is_err());
+    assert!(make_agent::<Ttt>("level0", 1).is_err());
+    assert!(make_agent::<Ttt>(" Level3 ", 1).is_ok());
+    let nim = erased(Nim::new(2, false, 5));
+    assert!(agent_for::<Ttt>(&nim, "random", 1).is_none());
+    let mut a = make_agent::<Ttt>("greedy", 1).unwrap();
+    let e = a.choose(&nim, &Limits::default()).unwrap_err();
+    assert!(e.message.contains("plays ttt, not nim"), "{e}");
+    let over = erased(Ttt::from_rows("xxx/oo./..."));
+    assert!(a.choose(&over, &Limits::default()).is_err());
+    let dice = erased(DiceRace::new_game(&()).unwrap());
+    let mut r = agent(&dice, "mcts");
+    assert!(
+        r.choose(&dice, &Limits::default()).is_err(),
+        "nobody moves before the roll"
+    );
+}
+
+#[test]
+fn text_choice_ranks_the_winning_move_first() {
+    let g = erased(Ttt::from_rows("xx./oo./..."));
+    for name in ["alphabeta", "mcts", "greedy", "level8"] {
+        let c = agent(&g, name)
+            .choose(&g, &Limits::iterations(2000))
+            .unwrap();
+        assert_eq!(c.action, "c2", "{name}");
+        assert_eq!(c.ranked[0].0, "c2", "{name}");
+        assert_eq!(c.value, 1.0, "{name}");
+    }
+}
+
+#[test]
+fn level_one_blunders_at_its_set_rate() {
+    // One move wins at once; level 1 misses it about a third of the time.
+    let g = erased(Ttt::from_rows("xx./oo./..."));
+    let mut a = agent(&g, "level1");
+    let misses = (0..400)
+        .filter(|_| a.choose(&g, &Limits::default()).unwrap().action != "c2")
+        .count();
+    assert!((90..=190).contains(&misses), "{misses} misses in 400");
+    let mut a = agent(&g, "level4");
+    let misses = (0..20)
+        .filter(|_| a.choose(&g, &Limits::iterations(500)).unwrap().action != "c2")
+        .count();
+    assert_eq!(misses, 0);
+}
+
+#[test]
+fn iteration_budgets_are_respected() {
+    let g = erased(Nim::new(2, false, 40));
+    let c = agent(&g, "mcts")
+        .choose(&g, &Limits::iterations(777))
+        .unwrap();
+    assert_eq!(c.nodes, 777);
+    let c = agent(&g, "uct")
+        .choose(&g, &Limits::iterations(50))
+        .unwrap();
+    assert_eq!(c.nodes, 50);
+    let t = erased(Ttt::start());
+    let c = agent(&t, "alphabeta")
+        .choose(&t, &Limits::iterations(3000))
+        .unwrap();
+    assert!(c.nodes <= 3000 + 256, "{} nodes", c.nodes);
+}
+
+#[test]
+fn time_budgets_and_cancelling_stop_the_search() {
+    // Generous bounds: CI machines are slow and shared.
+    let g = erased(Nim::new(2, false, 60));
+    for name in ["mcts", "uct", "alphabeta", "level8"] {
+        let mut a = agent(&g, name);
+        let start = Instant::now();
+        let c = a
+            .choose(&g, &Limits::time(Duration::from_millis(100)))
+            .unwrap();
+        assert!(start.elapsed() < Duration::from_secs(3), "{name}");
+        assert!(c.nodes > 0, "{name}");
+
+        let cancel = Arc::new(AtomicBool::new(true));
+        let limits = Limits {
+            time: Some(Duration::from_secs(600)),
+            iterations: None,
+            cancel: Some(cancel),
+        };
+        let start = Instant::now();
+        let c = a.choose(&g, &limits).unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{name} ignored cancel"
+        );
+        assert!(g.legal_actions().contains(&c.action), "{name}");
+    }
+}

@@ -1,0 +1,208 @@
+//! Alpha-beta equals plain minimax, expectimax equals brute force, and
+//! both find forced wins, on games small enough to check by hand.
+
+mod common;
+
+use common::{DiceRace, Nim, NimAct, RaceAct, Ttt};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tabula_ai::value::{expected, outcome_score, static_score};
+use tabula_ai::{Agent, Budget, Limits, SearchAgent, SearchConfig};
+use tabula_core::{sample_chance, Evaluate, Game, Player, Turn};
+
+/// Plain expectiminimax to `depth` player actions, scores of player 0,
+/// with chance averaged in the searcher's order (likeliest first).
+fn brute_force<G: Evaluate>(g: &G, depth: i32, ply: usize) -> i32 {
+    match g.turn() {
+        Turn::Over => outcome_score(g.outcome().unwrap(), ply),
+        _ if depth <= 0 => static_score(g),
+        Turn::Chance => {
+            let mut outs = Vec::new();
+            g.chance_outcomes(&mut outs);
+            outs.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let sum: f64 = outs
+                .iter()
+                .map(|&(a, p)| {
+                    let mut c = g.clone();
+                    c.apply(a);
+                    p * f64::from(brute_force(&c, depth, ply + 1))
+                })
+                .sum();
+            sum.round() as i32
+        }
+        Turn::Player(p) => {
+            let values = g.actions_here().into_iter().map(|a| {
+                let mut c = g.clone();
+                c.apply(a);
+                brute_force(&c, depth - 1, ply + 1)
+            });
+            if p == Player(0) {
+                values.max().unwrap()
+            } else {
+                values.min().unwrap()
+            }
+        }
+    }
+}
+
+fn fixed_depth(depth: i32, chance: bool, tt_bits: u32) -> SearchConfig {
+    SearchConfig {
+        max_depth: depth,
+        quiescence: true,
+        tt_bits,
+        chance,
+    }
+}
+
+/// The searcher's value and action at `depth` match brute force.
+fn check_against_brute_force<G: Evaluate>(g: &G, depth: i32, chance: bool, tt_bits: u32) {
+    let Turn::Player(me) = g.turn() else {
+        panic!("not a player node")
+    };
+    let mut agent =
+        SearchAgent::<G>::new("ab", fixed_depth(depth, chance, tt_bits), Limits::default());
+    let d = agent.decide(g, &Budget::unlimited()).unwrap();
+    let best = brute_force(g, depth, 0);
+    assert_eq!(
+        d.value,
+        expected(best, me),
+        "value at depth {depth} in {}",
+        g.position()
+    );
+    let mut child = g.clone();
+    child.apply(d.action);
+    assert_eq!(
+        brute_force(&child, depth - 1, 1),
+        best,
+        "action {:?} at depth {depth} in {}",
+        d.action,
+        g.position()
+    );
+}
+
+/// Random positions a few actions into the game (chance sampled).
+fn random_positions<G: Game>(start: &G, count: usize, max_plies: usize, seed: u64) -> Vec<G> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut outs = Vec::new();
+    while out.len() < count {
+        let mut g = start.clone();
+        for _ in 0..rng.gen_range(0..=max_plies) {
+            match g.turn() {
+                Turn::Over => break,
+                Turn::Chance => {
+                    g.chance_outcomes(&mut outs);
+                    let a = sample_chance::<G, _>(&outs, &mut rng);
+                    g.apply(a);
+                }
+                Turn::Player(_) => {
+                    let acts = g.actions_here();
+                    g.apply(acts[rng.gen_range(0..acts.len())]);
+                }
+            }
+        }
+        if g.turn() == Turn::Chance {
+            g.chance_outcomes(&mut outs);
+            let a = sample_chance::<G, _>(&outs, &mut rng);
+            g.apply(a);
+        }
+        if matches!(g.turn(), Turn::Player(_)) {
+            out.push(g);
+        }
+    }
+    out
+}
+
+#[test]
+fn alphabeta_equals_minimax_at_fixed_depth_on_tic_tac_toe() {
+    for g in random_positions(&Ttt::start(), 30, 5, 1) {
+        for depth in 1..=4 {
+            check_against_brute_force(&g, depth, false, 0);
+            check_against_brute_force(&g, depth, false, 12);
+        }
+    }
+}
+
+#[test]
+fn alphabeta_solves_tic_tac_toe() {
+    let mut agent = SearchAgent::<Ttt>::new("ab", SearchConfig::alphabeta(), Limits::default());
+    let d = agent.decide(&Ttt::start(), &Budget::unlimited()).unwrap();
+    assert_eq!(d.value, 0.5, "tic-tac-toe is a draw");
+    // x wins at once on the top row; o must block it otherwise.
+    let win = Ttt::from_rows("xx./oo./...");
+    assert_eq!(agent.decide(&win, &Budget::unlimited()).unwrap().action, 2);
+    let block = Ttt::from_rows("xx./o../...");
+    assert_eq!(
+        agent.decide(&block, &Budget::unlimited()).unwrap().action,
+        2
+    );
+    // o answered the corner with an adjacent edge: x forces a win by forks.
+    let fork = Ttt::from_rows("xo./.../...");
+    let d = agent.decide(&fork, &Budget::unlimited()).unwrap();
+    assert_eq!(d.value, 1.0);
+    assert_eq!(d.value, expected(brute_force(&fork, 9, 0), Player(0)));
+}
+
+#[test]
+fn alphabeta_plays_nim_perfectly_over_single_and_multi_action_turns() {
+    let mut agent = SearchAgent::<Nim>::new("ab", SearchConfig::alphabeta(), Limits::default());
+    for pile in [5, 6, 7, 9, 10, 11] {
+        let d = agent
+            .decide(&Nim::new(2, false, pile), &Budget::unlimited())
+            .unwrap();
+        assert_eq!(d.action, NimAct::Take(pile % 4), "pile {pile}");
+        assert_eq!(d.value, 1.0);
+    }
+    let d = agent
+        .decide(&Nim::new(2, false, 8), &Budget::unlimited())
+        .unwrap();
+    assert_eq!(d.value, 0.0, "a multiple of 4 is lost");
+    // One stone per action: stop exactly when 4 are left.
+    let stop = agent
+        .decide(&Nim::mid_turn(4, 2), &Budget::unlimited())
+        .unwrap();
+    assert_eq!(stop.action, NimAct::End);
+    let go_on = agent
+        .decide(&Nim::mid_turn(5, 1), &Budget::unlimited())
+        .unwrap();
+    assert_eq!(go_on.action, NimAct::Take(1));
+    assert_eq!(go_on.pv[..2], [NimAct::Take(1), NimAct::End]);
+}
+
+#[test]
+fn expectimax_equals_brute_force_on_dice_positions() {
+    let start = DiceRace::new_game(&()).unwrap();
+    for g in random_positions(&start, 25, 8, 2) {
+        for depth in 1..=4 {
+            check_against_brute_force(&g, depth, true, 0);
+            check_against_brute_force(&g, depth, true, 12);
+        }
+    }
+}
+
+#[test]
+fn expectimax_takes_the_sure_win() {
+    let mut g = DiceRace::at([2, 1], 0, 0);
+    g.apply(RaceAct::Roll(2));
+    let mut agent =
+        SearchAgent::<DiceRace>::new("em", SearchConfig::expectimax(), Limits::default());
+    let d = agent.decide(&g, &Budget::unlimited()).unwrap();
+    assert_eq!(d.action, RaceAct::Run);
+    assert_eq!(d.value, 1.0);
+}
+
+#[test]
+fn alphabeta_refuses_dice_and_three_players() {
+    let mut g = DiceRace::new_game(&()).unwrap();
+    g.apply(RaceAct::Roll(1));
+    let mut agent =
+        SearchAgent::<DiceRace>::new("alphabeta", SearchConfig::alphabeta(), Limits::default());
+    let e = agent.decide(&g, &Budget::unlimited()).unwrap_err();
+    assert!(e.message.contains("without dice"), "{e}");
+    let mut agent =
+        SearchAgent::<Nim>::new("alphabeta", SearchConfig::alphabeta(), Limits::default());
+    let e = agent
+        .decide(&Nim::new(3, false, 9), &Budget::unlimited())
+        .unwrap_err();
+    assert!(e.message.contains("two-player"), "{e}");
+}
