@@ -41,6 +41,17 @@ const PAWN_KEYS: [u64; 48] = zobrist::keys(0x5374_656C_7075_7201);
 const STATE_SEED: u64 = 0x5374_656C_7075_7202;
 const COUNTER_SEED: u64 = 0x5374_656C_7075_7203;
 
+/// The chance outcomes with their probabilities, built once.
+const CHANCE: [(Action, f64); 21] = {
+    let mut t = [(Action::Pass, 0.0); 21];
+    let mut i = 0;
+    while i < ROLLS.len() {
+        t[i] = (Action::Roll(ROLLS[i].0), ROLLS[i].1 as f64 / 36.0);
+        i += 1;
+    }
+    t
+};
+
 /// Actions per roll at most: the roll, eight die-uses, a pass.
 const ACTIONS_PER_ROLL: u64 = 10;
 /// Captures in a game at most: the 11th takes a last pawn.
@@ -88,11 +99,7 @@ impl Game for Stelpur {
     fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
         out.clear();
         if self.turn() == Turn::Chance {
-            out.extend(
-                ROLLS
-                    .iter()
-                    .map(|&(r, n)| (Action::Roll(r), f64::from(n) / 36.0)),
-            );
+            out.extend_from_slice(&CHANCE);
         }
     }
     fn apply(&mut self, action: Action) {

@@ -84,9 +84,6 @@ impl UseList {
     pub fn as_slice(&self) -> &[Use] {
         &self.items[..self.len]
     }
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
 }
 
 /// The pawns of `theirs` that the mover (`mine`) may not capture (R6).
@@ -143,28 +140,70 @@ fn bump_target(from: Cell, d: u8, occupied: u32) -> Cell {
     t
 }
 
+/// The pawns that may use value `v` (pending six, pin and first-turn rules
+/// applied), or `None` when `v` may not be used now.
+#[inline]
+fn movable(node: &Node, r: &RollRules, v: u8) -> Option<u32> {
+    if r.o.six_counts_twice && v != 6 && node.left.count(6) % 2 == 1 {
+        return None;
+    }
+    Some(match node.pin {
+        Some(c) => node.mine & c.bit(),
+        None => node.mine,
+    })
+}
+
+/// The pawns that may make a normal (cell by cell) step with `v`.
+#[inline]
+fn normal_movers(node: &Node, r: &RollRules, v: u8, movable: u32) -> u32 {
+    if (v == 6 || v == 12) && r.first_turn_cells & node.mine != 0 {
+        movable & r.first_turn_cells
+    } else {
+        movable
+    }
+}
+
+/// Whether some use is R3-legal: the roll goes on (under R5 a line of
+/// length 1 or more then exists too). Masks only, no list.
+pub fn any_use(node: &Node, r: &RollRules) -> bool {
+    let prot = protected(node.theirs, node.mine, r.o);
+    node.left.distinct().any(|v| {
+        let Some(movable) = movable(node, r, v) else {
+            return false;
+        };
+        if r.last_pawn {
+            // A lone pawn's corner step never meets an own or protected pawn (§5).
+            return movable != 0;
+        }
+        let landing = forward(normal_movers(node, r, v, movable), v);
+        landing & !node.mine & !prot != 0
+            || (r.o.own_landing == OwnLanding::Bump && landing & node.mine != 0)
+    })
+}
+
 /// Every R3-legal use of `node` (pin, pending six and first-turn rules applied).
 pub fn uses(node: &Node, r: &RollRules) -> UseList {
     let mut out = UseList::new();
+    each_use(node, r, |u| out.push(u));
+    out
+}
+
+/// Call `emit` for every R3-legal use of `node`, in a fixed order.
+#[inline]
+fn each_use(node: &Node, r: &RollRules, mut emit: impl FnMut(Use)) {
     let o = r.o;
     let prot = protected(node.theirs, node.mine, o);
-    let pending_six = o.six_counts_twice && node.left.count(6) % 2 == 1;
-    let movable_all = match node.pin {
-        Some(c) => node.mine & c.bit(),
-        None => node.mine,
-    };
     for v in node.left.distinct() {
-        if pending_six && v != 6 {
+        let Some(movable) = movable(node, r, v) else {
             continue;
-        }
-        let mut movable = movable_all;
+        };
         // Cells already reached by a corner step, so a normal step there is no new use.
         let mut corner_targets = 0;
         if r.last_pawn {
             for from in cells(movable) {
                 let to = from.corner_ahead(corner_steps(v));
                 if (node.mine | prot) & to.bit() == 0 {
-                    out.push(Use { die: v, from, to });
+                    emit(Use { die: v, from, to });
                     corner_targets |= to.bit();
                 }
             }
@@ -172,12 +211,9 @@ pub fn uses(node: &Node, r: &RollRules) -> UseList {
                 continue;
             }
         }
-        if (v == 6 || v == 12) && r.first_turn_cells & node.mine != 0 {
-            movable &= r.first_turn_cells;
-        }
-        let landing = forward(movable, v);
+        let landing = forward(normal_movers(node, r, v, movable), v);
         for to in cells(landing & !node.mine & !prot & !corner_targets) {
-            out.push(Use {
+            emit(Use {
                 die: v,
                 from: to.ahead(24 - v),
                 to,
@@ -188,11 +224,10 @@ pub fn uses(node: &Node, r: &RollRules) -> UseList {
             for blocked in cells(landing & node.mine) {
                 let from = blocked.ahead(24 - v);
                 let to = bump_target(from, v, occupied);
-                out.push(Use { die: v, from, to });
+                emit(Use { die: v, from, to });
             }
         }
     }
-    out
 }
 
 /// The node after `u`, and whether `u` captured.
@@ -249,12 +284,16 @@ fn rank_of(node: &Node, u: Use, r: &RollRules) -> u8 {
     }
 }
 
-/// The legal uses of `node` under the forced-play rule, appended to `out`.
-pub fn legal_uses(node: &Node, r: &RollRules, out: &mut impl Extend<Use>) {
+/// The legal uses of `node` under the forced-play rule, given to `emit`.
+pub fn legal_uses(node: &Node, r: &RollRules, mut emit: impl FnMut(Use)) {
+    if r.o.forced_play != ForcedPlay::Max || node.left.total() == 1 {
+        each_use(node, r, emit);
+        return;
+    }
     let all = uses(node, r);
     let list = all.as_slice();
-    if r.o.forced_play != ForcedPlay::Max || node.left.total() == 1 || list.len() <= 1 {
-        out.extend(list.iter().copied());
+    if let [only] = list {
+        emit(*only);
         return;
     }
     let mut ranks = [0u8; MAX_USES];
@@ -262,10 +301,9 @@ pub fn legal_uses(node: &Node, r: &RollRules, out: &mut impl Extend<Use>) {
         ranks[i] = rank_of(node, u, r);
     }
     let m = ranks[..list.len()].iter().copied().max().unwrap_or(0);
-    out.extend(
-        list.iter()
-            .zip(ranks)
-            .filter(|&(_, k)| k == m)
-            .map(|(&u, _)| u),
-    );
+    for (&u, k) in list.iter().zip(ranks) {
+        if k == m {
+            emit(u);
+        }
+    }
 }

@@ -122,7 +122,7 @@ impl Stelpur {
         out.clear();
         let Some(roll) = self.roll else { return };
         let rules = self.roll_rules(roll);
-        movegen::legal_uses(&self.node(), &rules, &mut ExtendActions(out));
+        movegen::legal_uses(&self.node(), &rules, |u| out.push(Action::Use(u)));
         if self.opts.forced_play == ForcedPlay::Free && !out.is_empty() && self.has_used_a_value() {
             out.push(Action::Pass);
         }
@@ -139,7 +139,7 @@ impl Stelpur {
     /// Whether the roll in progress can go on (some use is R3-legal; under
     /// R5 a line of length >= 1 then exists too).
     pub(crate) fn can_use(&self, roll: Roll) -> bool {
-        !self.left.is_empty() && !movegen::uses(&self.node(), &self.roll_rules(roll)).is_empty()
+        !self.left.is_empty() && movegen::any_use(&self.node(), &self.roll_rules(roll))
     }
 
     pub fn apply(&mut self, action: Action) {
@@ -209,14 +209,5 @@ impl Stelpur {
     fn gave_values(&self, roll: Roll) -> bool {
         let last = self.pawns[self.mover()].count_ones() == 1;
         !roll.values(last, &self.opts).is_empty()
-    }
-}
-
-/// Wraps the caller's action buffer so uses go straight in without a copy.
-struct ExtendActions<'a>(&'a mut Vec<Action>);
-
-impl Extend<Use> for ExtendActions<'_> {
-    fn extend<I: IntoIterator<Item = Use>>(&mut self, iter: I) {
-        self.0.extend(iter.into_iter().map(Action::Use));
     }
 }
