@@ -4,8 +4,10 @@
 //! `stelpur(preset=ludii)`); bad input gives a one-line error and a non-zero
 //! exit status.
 
+mod arena;
 mod bench;
 mod games;
+mod hint;
 mod inspect;
 mod perft;
 mod play;
@@ -41,6 +43,10 @@ enum Command {
     Play(play::Args),
     /// Check a record file and show the game move by move.
     Replay(replay::Args),
+    /// The best actions of a position with their values, from an AI level.
+    Hint(hint::Args),
+    /// Matches between AI agents: score, Elo difference, 95 % interval.
+    Arena(arena::Args),
 }
 
 /// A command's failure: the message printed after `tabula: `.
@@ -56,6 +62,8 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Hint(a) => hint::run(a),
+        Command::Arena(a) => arena::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
