@@ -68,6 +68,12 @@ impl fmt::Display for Cell {
     }
 }
 
+/// Exactly one pawn in `mask` (cheaper than a population count without `popcnt`).
+#[inline]
+pub const fn single(mask: u32) -> bool {
+    mask != 0 && mask & (mask - 1) == 0
+}
+
 pub const fn bit(i: u8) -> u32 {
     1 << i
 }

@@ -4,7 +4,7 @@
 //! the attacker's next roll (weighted more when the attacker is to move), and
 //! each pawn sitting protected on a rune corner gains a little.
 
-use crate::board::{cells, Cell};
+use crate::board::{cells, single, Cell};
 use crate::movegen::protected;
 use crate::options::Options;
 use crate::state::{Action, Stelpur};
@@ -25,7 +25,7 @@ const PROTECTED_BONUS: f32 = 0.15;
 /// chance capped at 1).
 fn exposure(attacker: u32, target: u32, o: &Options) -> f32 {
     let safe = protected(target, attacker, o);
-    let last = attacker.count_ones() == 1;
+    let last = single(attacker);
     cells(target & !safe)
         .map(|t| {
             let hits: u32 = cells(attacker).map(|a| hit_chance(a, t, last)).sum();

@@ -5,7 +5,7 @@
 //! The R5 look-ahead is a depth-first search over at most eight values that
 //! stops as soon as a line uses every value.
 
-use crate::board::{backward, cells, forward, Cell, CORNERS};
+use crate::board::{backward, cells, forward, single, Cell, CORNERS};
 use crate::dice::{Left, Roll};
 use crate::options::{Between, ForcedPlay, Options, OwnLanding, Protection};
 
@@ -45,7 +45,7 @@ impl<'a> RollRules<'a> {
         const FIRST_CELLS: [u32; 2] = [0b11, 0b11 << 12];
         RollRules {
             o,
-            last_pawn: mine.count_ones() == 1,
+            last_pawn: single(mine),
             first_turn_cells: if o.ludii_first_turn && turn == 1 {
                 FIRST_CELLS[mover]
             } else {
@@ -90,7 +90,7 @@ impl UseList {
 pub fn protected(theirs: u32, mine: u32, o: &Options) -> u32 {
     match o.protection {
         Protection::None => return 0,
-        Protection::LastPawnOnly if theirs.count_ones() != 1 => return 0,
+        Protection::LastPawnOnly if !single(theirs) => return 0,
         _ => {}
     }
     let on_corners = theirs & CORNERS;
@@ -245,7 +245,7 @@ pub fn apply_use(node: &Node, u: Use, r: &RollRules) -> (Node, bool) {
 /// Whether a capture leaving `theirs` ends the game (win, or the optional
 /// draw when both sides are down to one pawn).
 pub fn ends_game(mine: u32, theirs: u32, o: &Options) -> bool {
-    theirs == 0 || (o.mutual_last_pawn_draw && mine.count_ones() == 1 && theirs.count_ones() == 1)
+    theirs == 0 || (o.mutual_last_pawn_draw && single(mine) && single(theirs))
 }
 
 /// R5 rank of a line: uses first, then 6-values (the higher die when only one can be played).

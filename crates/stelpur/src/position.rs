@@ -10,7 +10,7 @@
 //! string it writes reads back to the same position and is written again
 //! identically.
 
-use crate::board::{cells, Cell};
+use crate::board::{cells, single, Cell};
 use crate::dice::{Left, Roll};
 use crate::state::Stelpur;
 use tabula_core::{Error, Outcome, Player};
@@ -158,7 +158,7 @@ fn parse_dice(g: &mut Stelpur, text: &str) -> Result<(), String> {
         left = left.with(v, 1);
     }
     let m = g.mover();
-    let last = g.pawns[m].count_ones() == 1;
+    let last = single(g.pawns[m]);
     let full = roll.values(last, &g.opts);
     if !left.within(full) {
         let all: Vec<String> = full.each().map(|v| v.to_string()).collect();

@@ -1,7 +1,7 @@
 //! The position and its rules of play: rolls, die-uses, the end of a roll,
 //! extra rolls (R4), captures and the end of the game (§6).
 
-use crate::board::Cell;
+use crate::board::{single, Cell};
 use crate::dice::{Left, Roll};
 use crate::movegen::{self, ends_game, Node, RollRules, Use};
 use crate::options::{ForcedPlay, Options};
@@ -97,7 +97,7 @@ impl Stelpur {
             return Some(Outcome::Win(Player(u8::from(a == 0))));
         }
         let both = PlayerSet::all(2);
-        if self.opts.mutual_last_pawn_draw && a.count_ones() == 1 && b.count_ones() == 1 {
+        if self.opts.mutual_last_pawn_draw && single(a) && single(b) {
             return Some(Outcome::Draw(both));
         }
         let limit = self.opts.no_capture_roll_limit;
@@ -131,7 +131,7 @@ impl Stelpur {
     /// Whether the roll in progress has used at least one value.
     fn has_used_a_value(&self) -> bool {
         self.roll.is_some_and(|r| {
-            let last = self.pawns[self.mover()].count_ones() == 1;
+            let last = single(self.pawns[self.mover()]);
             self.left.total() < r.values(last, &self.opts).total()
         })
     }
@@ -145,7 +145,7 @@ impl Stelpur {
     pub fn apply(&mut self, action: Action) {
         match action {
             Action::Roll(r) => {
-                let last = self.pawns[self.mover()].count_ones() == 1;
+                let last = single(self.pawns[self.mover()]);
                 self.roll = Some(r);
                 self.left = r.values(last, &self.opts);
                 self.pin = None;
@@ -207,7 +207,7 @@ impl Stelpur {
     }
 
     fn gave_values(&self, roll: Roll) -> bool {
-        let last = self.pawns[self.mover()].count_ones() == 1;
+        let last = single(self.pawns[self.mover()]);
         !roll.values(last, &self.opts).is_empty()
     }
 }
