@@ -175,6 +175,27 @@ pub static EDGE: [[u8; 8]; SQUARES] = {
     t
 };
 
+/// Index of the wall cell after the last square: off-board neighbours
+/// point there, so neighbour loops need no edge test.
+pub const WALL: usize = SQUARES;
+
+/// `NEIGHBOURS[sq][d]`: the adjacent square in direction `d`, or `WALL`.
+pub static NEIGHBOURS: [[u16; 8]; SQUARES] = {
+    let mut t = [[WALL as u16; 8]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let mut d = 0;
+        while d < 8 {
+            if EDGE[i][d] > 0 {
+                t[i][d] = (i as i32 + OFFSETS[d]) as u16;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The square `dist` steps from `sq` in direction `d` (caller checks `EDGE`).
 #[inline]
 pub fn step(sq: usize, d: usize, dist: usize) -> usize {

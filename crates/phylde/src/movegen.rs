@@ -2,24 +2,28 @@
 //! in the canonical order of spec §9: by origin square, then destination,
 //! step before shot; King steps after pieces; `end` last.
 //!
-//! Each piece first measures how far it can go along its 8 rays (one walk
-//! per ray), then emits its destinations from a table of (direction,
-//! distance) pairs sorted by index offset, which is destination order.
+//! Each piece first measures how far it can go along its 8 rays, then
+//! writes every candidate of a table of (direction, distance) pairs sorted
+//! by index offset (= destination order) and keeps the reachable ones by
+//! advancing the write index on a condition: no unpredictable branches.
 
 use crate::action::Action;
-use crate::geometry::{step, Sq, EDGE, KING_STEPS, OFFSETS};
+use crate::geometry::{Sq, EDGE, KING_STEPS, NEIGHBOURS, OFFSETS, WALL};
 use crate::pieces::{cell_kind, Class, Kind, CLASS, EMPTY};
 use crate::state::Phylde;
 
+/// A candidate destination: direction, distance, index offset.
+type Ray = (u8, u8, i16);
+
 /// All (direction, distance) pairs up to `range`, sorted by index offset.
-const fn rays_by_offset<const N: usize>(range: usize) -> [(u8, u8); N] {
-    let mut t = [(0u8, 0u8); N];
+const fn rays_by_offset<const N: usize>(range: usize) -> [Ray; N] {
+    let mut t = [(0u8, 0u8, 0i16); N];
     let mut n = 0;
     let mut dist = 1;
     while dist <= range {
         let mut d = 0;
         while d < 8 {
-            t[n] = (d as u8, dist as u8);
+            t[n] = (d as u8, dist as u8, (OFFSETS[d] * dist as i32) as i16);
             n += 1;
             d += 1;
         }
@@ -29,7 +33,7 @@ const fn rays_by_offset<const N: usize>(range: usize) -> [(u8, u8); N] {
     let mut i = 1;
     while i < N {
         let mut j = i;
-        while j > 0 && offset(t[j - 1]) > offset(t[j]) {
+        while j > 0 && t[j - 1].2 > t[j].2 {
             let tmp = t[j];
             t[j] = t[j - 1];
             t[j - 1] = tmp;
@@ -40,12 +44,12 @@ const fn rays_by_offset<const N: usize>(range: usize) -> [(u8, u8); N] {
     t
 }
 
-const fn offset((d, dist): (u8, u8)) -> i32 {
-    OFFSETS[d as usize] * dist as i32
-}
+static ARCHER_RAYS: [Ray; 16] = rays_by_offset(2);
+static CAVALIER_RAYS: [Ray; 40] = rays_by_offset(5);
 
-static ARCHER_RAYS: [(u8, u8); 16] = rays_by_offset(2);
-static CAVALIER_RAYS: [(u8, u8); 40] = rays_by_offset(5);
+/// Room for one piece's actions: a cavalier's 40 moves, or an archer's 16
+/// moves and at most 8 shots.
+const PIECE_MAX: usize = 40;
 
 impl Phylde {
     /// The legal actions here (empty once the game is over).
@@ -55,11 +59,13 @@ impl Phylde {
             return;
         }
         let me = self.side.index();
+        let mut buf = [Action::EndTurn; PIECE_MAX];
         match self.turn.kind {
             None => {
                 let [s, a, c] = &self.pieces[me];
                 for from in s.union(a).union(c).iter() {
-                    self.piece_actions(from, cell_kind(self.board[from]), out);
+                    let n = self.piece_actions(from, cell_kind(self.board[from]), &mut buf);
+                    out.extend(buf[..n].iter().copied());
                 }
                 self.king_actions(out);
             }
@@ -67,7 +73,8 @@ impl Phylde {
                 if kind != Kind::King {
                     let ready = self.pieces[me][kind.index()].minus(&self.turn.acted);
                     for from in ready.iter() {
-                        self.piece_actions(from, kind, out);
+                        let n = self.piece_actions(from, kind, &mut buf);
+                        out.extend(buf[..n].iter().copied());
                     }
                 }
                 out.push(Action::EndTurn);
@@ -75,73 +82,76 @@ impl Phylde {
         }
     }
 
+    /// Write the actions of the piece on `from` to `buf`; returns how many.
     #[inline]
-    fn piece_actions(&self, from: usize, kind: Kind, out: &mut Vec<Action>) {
+    fn piece_actions(&self, from: usize, kind: Kind, buf: &mut [Action; PIECE_MAX]) -> usize {
         match kind {
-            Kind::Soldier => self.soldier_actions(from, out),
-            Kind::Archer => self.ray_actions(from, 2, &ARCHER_RAYS, true, out),
-            _ => self.ray_actions(from, 5, &CAVALIER_RAYS, false, out),
+            Kind::Soldier => self.soldier_actions(from, buf),
+            Kind::Archer => self.ray_actions::<2, true>(from, &ARCHER_RAYS, buf),
+            _ => self.ray_actions::<5, false>(from, &CAVALIER_RAYS, buf),
         }
     }
 
-    fn soldier_actions(&self, from: usize, out: &mut Vec<Action>) {
+    fn soldier_actions(&self, from: usize, buf: &mut [Action; PIECE_MAX]) -> usize {
         let class = &CLASS[self.side.index()];
-        for (d, &edge) in EDGE[from].iter().enumerate() {
-            if edge > 0 {
-                let to = step(from, d, 1);
-                if class[self.board[to] as usize] != Class::Blocked {
-                    out.push(Action::Step {
-                        from: Sq(from as u16),
-                        to: Sq(to as u16),
-                    });
-                }
-            }
+        let origin = Sq(from as u16);
+        let mut n = 0;
+        for &to in &NEIGHBOURS[from] {
+            buf[n] = Action::Step {
+                from: origin,
+                to: Sq(to),
+            };
+            n += usize::from(class[self.board[to as usize] as usize] != Class::Blocked);
         }
+        n
     }
 
-    /// Moves (and shots) of a piece sliding up to `range` squares.
-    fn ray_actions(
+    /// Moves (and shots, for archers) of a piece sliding up to `RANGE`.
+    fn ray_actions<const RANGE: usize, const SHOOTS: bool>(
         &self,
         from: usize,
-        range: usize,
-        rays: &[(u8, u8)],
-        shoots: bool,
-        out: &mut Vec<Action>,
-    ) {
+        rays: &[Ray],
+        buf: &mut [Action; PIECE_MAX],
+    ) -> usize {
         let class = &CLASS[self.side.index()];
-        // Squares reachable along each ray, and whether the last one is an enemy.
+        // Squares reachable along each ray, and whether the last one is an
+        // enemy; walked without branching (off-board squares read the wall).
         let mut reach = [0u8; 8];
         let mut hit = [false; 8];
         for (d, &edge) in EDGE[from].iter().enumerate() {
-            let max = (edge as usize).min(range);
-            let mut k = 0;
-            while k < max {
-                match class[self.board[step(from, d, k + 1)] as usize] {
-                    Class::Empty => k += 1,
-                    Class::Enemy => {
-                        k += 1;
-                        hit[d] = true;
-                        break;
-                    }
-                    Class::Blocked => break,
-                }
+            let (mut open, mut r, mut h) = (true, 0u8, false);
+            for k in 1..=RANGE {
+                let sq = if k <= edge as usize {
+                    (from as isize + OFFSETS[d] as isize * k as isize) as usize
+                } else {
+                    WALL
+                };
+                let c = class[self.board[sq] as usize];
+                let empty = open & (c == Class::Empty);
+                let enemy = open & (c == Class::Enemy);
+                r += u8::from(empty | enemy);
+                h |= enemy;
+                open = empty;
             }
-            reach[d] = k as u8;
+            reach[d] = r;
+            hit[d] = h;
         }
         let origin = Sq(from as u16);
-        for &(d, dist) in rays {
+        let mut n = 0;
+        for &(d, dist, off) in rays {
             let d = d as usize;
-            if dist <= reach[d] {
-                let to = Sq(step(from, d, dist as usize) as u16);
-                out.push(Action::Step { from: origin, to });
-                if shoots && hit[d] && dist == reach[d] {
-                    out.push(Action::Shot {
-                        from: origin,
-                        target: to,
-                    });
-                }
+            let to = Sq((from as i32 + off as i32) as u16);
+            buf[n] = Action::Step { from: origin, to };
+            n += usize::from(dist <= reach[d]);
+            if SHOOTS {
+                buf[n] = Action::Shot {
+                    from: origin,
+                    target: to,
+                };
+                n += usize::from(hit[d] & (dist == reach[d]));
             }
         }
+        n
     }
 
     fn king_actions(&self, out: &mut Vec<Action>) {
@@ -161,9 +171,9 @@ impl Phylde {
         let class = &CLASS[me];
         let [s, a, c] = &self.pieces[me];
         let piece_can_act = s.union(a).union(c).iter().any(|from| {
-            EDGE[from].iter().enumerate().any(|(d, &edge)| {
-                edge > 0 && class[self.board[step(from, d, 1)] as usize] != Class::Blocked
-            })
+            NEIGHBOURS[from]
+                .iter()
+                .any(|&to| class[self.board[to as usize] as usize] != Class::Blocked)
         });
         piece_can_act || {
             let from = self.kings[me];
@@ -182,7 +192,7 @@ mod tests {
     #[test]
     fn ray_tables_are_in_destination_order() {
         for rays in [&ARCHER_RAYS[..], &CAVALIER_RAYS[..]] {
-            let offs: Vec<i32> = rays.iter().map(|&r| offset(r)).collect();
+            let offs: Vec<i16> = rays.iter().map(|r| r.2).collect();
             assert!(offs.windows(2).all(|w| w[0] < w[1]), "{offs:?}");
         }
     }

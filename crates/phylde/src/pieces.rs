@@ -116,6 +116,8 @@ impl Kind {
 pub type Cell = u8;
 pub const EMPTY: Cell = 0;
 pub const QUAD: Cell = 8;
+/// The cell beyond the board edge (see `geometry::WALL`).
+pub const WALL_CELL: Cell = 15;
 
 pub const fn piece_cell(side: Side, kind: Kind) -> Cell {
     1 + kind as u8 + 4 * side as u8

@@ -4,9 +4,12 @@
 //! is one memcpy.
 
 use crate::action::Action;
-use crate::geometry::{Pt, SQUARES};
+use crate::geometry::{Pt, SQUARES, WALL};
 use crate::options::{Options, MAX_NO_CAPTURE_TURNS};
-use crate::pieces::{cell_kind, cell_side, is_piece, quad_cell, Bits, Cell, Kind, Side, EMPTY};
+use crate::pieces::{
+    cell_kind, cell_side, is_piece, quad_cell, Bits, Cell, Kind, Side, EMPTY, WALL_CELL,
+};
+use crate::surround::near_quad;
 use crate::zobrist;
 use tabula_core::{Outcome, Player, PlayerSet};
 
@@ -56,7 +59,9 @@ impl History {
 /// A Phylde position (one value of the `Game` trait).
 #[derive(Clone)]
 pub struct Phylde {
-    pub(crate) board: [Cell; SQUARES],
+    /// One cell per square, plus a wall cell at index `WALL` that
+    /// off-board neighbours point to.
+    pub(crate) board: [Cell; SQUARES + 1],
     /// Squares of each side's soldiers, archers and cavaliers.
     pub(crate) pieces: [[Bits; 3]; 2],
     pub(crate) kings: [Pt; 2],
@@ -90,7 +95,11 @@ impl Phylde {
     /// An empty board (Kings still to place), South to move.
     pub(crate) fn empty(options: Options) -> Phylde {
         Phylde {
-            board: [EMPTY; SQUARES],
+            board: {
+                let mut b = [EMPTY; SQUARES + 1];
+                b[WALL] = WALL_CELL;
+                b
+            },
             pieces: [[Bits::EMPTY; 3]; 2],
             kings: [Pt(0); 2],
             side: Side::South,
@@ -194,8 +203,11 @@ impl Phylde {
     pub(crate) fn play(&mut self, action: Action) {
         let mover = self.side;
         let first = self.turn.count == 0;
+        let king = self.kings[mover.other().index()];
+        let mut near = false;
         let (kind, acted, captured) = match action {
             Action::Step { from, to } => {
+                near = near_quad(king, from) || near_quad(king, to);
                 let c = self.board[from.index()];
                 let captured = self.board[to.index()] != EMPTY;
                 if captured {
@@ -206,10 +218,13 @@ impl Phylde {
                 (cell_kind(c), to.index(), captured)
             }
             Action::Shot { from, target } => {
+                near = near_quad(king, target);
                 self.capture(target.index());
                 (Kind::Archer, from.index(), true)
             }
             Action::King { to, .. } => {
+                // The King's quad walls rays, so moving it may open some.
+                near = true;
                 self.lift_king(mover);
                 self.set_king(mover, to);
                 (Kind::King, to.sw().index(), false)
@@ -220,7 +235,9 @@ impl Phylde {
             self.no_capture += 1;
         }
         self.mark_acted(kind, acted);
-        if self.is_surrounded(mover.other()) {
+        // The opponent's King was not surrounded before this action (the
+        // game would be over), so only a change near its quad can do it.
+        if near && self.is_surrounded(mover.other()) {
             self.result = Some(Outcome::Win(player(mover)));
         } else if self.turn.count == kind.turn_limit() {
             self.end_turn();

@@ -6,7 +6,7 @@
 //! The attacked King's own quad squares let rays through; the other King's
 //! quad blocks them.
 
-use crate::geometry::{step, EDGE};
+use crate::geometry::{step, Pt, Sq, EDGE};
 use crate::pieces::{cell_side, is_piece, quad_cell, Cell, Side, EMPTY};
 use crate::state::Phylde;
 
@@ -22,6 +22,37 @@ static RANGE: [u8; 16] = {
     }
     t
 };
+
+/// `NEAR[dy + 6][dx + 6]`: whether a square at (dx, dy) from a King's point
+/// lies on a ray within 5 squares of one of its quad squares, the only
+/// squares where a change can alter the attacks on that quad.
+static NEAR: [[bool; 12]; 12] = {
+    let mut t = [[false; 12]; 12];
+    let mut i = 0;
+    while i < 144 {
+        let (dx, dy) = ((i % 12) as i32 - 6, (i / 12) as i32 - 6);
+        let mut q = 0;
+        while q < 4 {
+            // Quad squares sit at (-1 | 0, -1 | 0) from the point.
+            let (ex, ey) = (dx - (q % 2) as i32 + 1, dy - (q / 2) as i32 + 1);
+            let (ax, ay) = (ex.abs(), ey.abs());
+            if (ex == 0 || ey == 0 || ax == ay) && ax <= 5 && ay <= 5 {
+                t[i / 12][i % 12] = true;
+            }
+            q += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Whether a change on `sq` can alter the attacks on the quad of `king`.
+#[inline]
+pub(crate) fn near_quad(king: Pt, sq: Sq) -> bool {
+    let dx = sq.x() as i32 - king.x() as i32 + 6;
+    let dy = sq.y() as i32 - king.y() as i32 + 6;
+    (0..12).contains(&dx) && (0..12).contains(&dy) && NEAR[dy as usize][dx as usize]
+}
 
 /// Attackers (their squares) of each quad square: at most one per ray.
 type Lists = [[u16; 8]; 4];
@@ -101,6 +132,19 @@ fn best_matching(lists: &Lists, lens: &[usize; 4], i: usize, used: &mut [u16; 4]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn near_squares_are_those_on_short_rays_to_the_quad() {
+        let king = Pt::parse("j10+").unwrap();
+        let quad = king.quad();
+        for i in 0..crate::geometry::SQUARES {
+            let sq = Sq(i as u16);
+            let expected = quad
+                .iter()
+                .any(|&q| crate::geometry::ray_between(sq, q).is_some_and(|(_, dist)| dist <= 5));
+            assert_eq!(near_quad(king, sq), expected || quad.contains(&sq), "{sq}");
+        }
+    }
 
     #[test]
     fn matching_needs_distinct_attackers() {
