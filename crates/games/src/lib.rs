@@ -17,6 +17,7 @@ type AgentMaker = fn(&dyn AnyGame, &str, u64) -> Option<Result<Box<dyn AnyAgent>
 /// The AI of every game, one line per game, next to the registry above.
 const AGENTS: &[AgentMaker] = &[
     // AGENTS: one `tabula_ai::agent_for::<Type>` line per game crate.
+    tabula_ai::agent_for::<stelpur::Stelpur>,
 ];
 
 /// An AI player by name (`random`, `mcts`, `level5`, ... see
