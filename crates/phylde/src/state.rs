@@ -204,10 +204,10 @@ impl Phylde {
         let mover = self.side;
         let first = self.turn.count == 0;
         let king = self.kings[mover.other().index()];
-        let mut near = false;
-        let (kind, acted, captured) = match action {
+        // `near`: whether the action changed a square that can matter to the
+        // attacks on the opponent's quad.
+        let (kind, acted, captured, near) = match action {
             Action::Step { from, to } => {
-                near = near_quad(king, from) || near_quad(king, to);
                 let c = self.board[from.index()];
                 let captured = self.board[to.index()] != EMPTY;
                 if captured {
@@ -215,19 +215,18 @@ impl Phylde {
                 }
                 self.take(from.index());
                 self.put(to.index(), c);
-                (cell_kind(c), to.index(), captured)
+                let near = near_quad(king, from) || near_quad(king, to);
+                (cell_kind(c), to.index(), captured, near)
             }
             Action::Shot { from, target } => {
-                near = near_quad(king, target);
                 self.capture(target.index());
-                (Kind::Archer, from.index(), true)
+                (Kind::Archer, from.index(), true, near_quad(king, target))
             }
             Action::King { to, .. } => {
-                // The King's quad walls rays, so moving it may open some.
-                near = true;
                 self.lift_king(mover);
                 self.set_king(mover, to);
-                (Kind::King, to.sw().index(), false)
+                // The King's quad walls rays, so moving it may open some.
+                (Kind::King, to.sw().index(), false, true)
             }
             Action::EndTurn => return self.end_turn(),
         };

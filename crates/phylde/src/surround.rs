@@ -34,7 +34,7 @@ static NEAR: [[bool; 12]; 12] = {
         let mut q = 0;
         while q < 4 {
             // Quad squares sit at (-1 | 0, -1 | 0) from the point.
-            let (ex, ey) = (dx - (q % 2) as i32 + 1, dy - (q / 2) as i32 + 1);
+            let (ex, ey) = (dx - q % 2 + 1, dy - q / 2 + 1);
             let (ax, ay) = (ex.abs(), ey.abs());
             if (ex == 0 || ey == 0 || ax == ay) && ax <= 5 && ay <= 5 {
                 t[i / 12][i % 12] = true;
