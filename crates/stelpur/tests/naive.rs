@@ -348,17 +348,49 @@ fn predict(r: &Rules, n: &Naive, counter: u32, captured_before: bool, mv: Option
     }
 }
 
+/// A random position waiting for a roll: 1-6 pawns a side anywhere, either
+/// player to move, in turn 1 or later.
+fn random_position(rng: &mut SmallRng) -> String {
+    let mut cells: Vec<u8> = (1..=24).collect();
+    for i in (1..cells.len()).rev() {
+        cells.swap(i, rng.gen_range(0..=i));
+    }
+    let (na, nb) = (rng.gen_range(1..=6), rng.gen_range(1..=6));
+    let list = |v: &[u8]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+    };
+    format!(
+        "{}/{} {} - 0 {}",
+        list(&cells[..na]),
+        list(&cells[na..na + nb]),
+        rng.gen_range(1..=2),
+        rng.gen_range(1..=2)
+    )
+}
+
+/// Play `games` random games from the start, then three random rolls from
+/// each of `10 * games` random positions, comparing every step with the
+/// naive rules.
 fn compare(spec: &str, games: usize, seed: u64) -> usize {
     let r = rules(spec);
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut checked = 0;
-    for _ in 0..games {
-        let mut g = game(spec, "start");
+    for i in 0..11 * games {
+        let from_start = i < games;
+        let mut g = if from_start {
+            game(spec, "start")
+        } else {
+            game(spec, &random_position(&mut rng))
+        };
         let mut chances = Vec::new();
-        while g.turn() != Turn::Over {
+        let mut rolls = 0;
+        while g.turn() != Turn::Over && (from_start || rolls < 3) {
             let pos = g.position();
             let (mut n, counter) = naive_of(&pos);
             let action = if g.turn() == Turn::Chance {
+                rolls += 1;
                 g.chance_outcomes(&mut chances);
                 let a = sample_chance::<Stelpur, _>(&chances, &mut rng);
                 if let stelpur::Action::Roll(roll) = a {
