@@ -45,10 +45,12 @@ impl Dragonchess {
         active: Bits,
     ) -> bool {
         let of = |k: Kind| self.kinds[k.index()] & active;
-        for kind in STEPPERS {
-            let pat = pattern(kind, self.options.hero_vertical);
-            if (t.attackers(by, pat, target) & of(kind)).any() {
-                return true;
+        if (t.any_attacker(by, target) & active).any() {
+            for kind in STEPPERS {
+                let pat = pattern(kind, self.options.hero_vertical);
+                if (t.attackers(by, pat, target) & of(kind)).any() {
+                    return true;
+                }
             }
         }
         let cell = target.cell();

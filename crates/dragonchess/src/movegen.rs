@@ -9,7 +9,7 @@
 //! when in check, are tested by replaying the placement; the rest are legal
 //! as generated.
 
-use crate::geometry::{Bits, Square, GROUND, SKY, UNDERWORLD};
+use crate::geometry::{cells, Bits, Square, FILES, GROUND, LEVELS, SKY, UNDERWORLD};
 use crate::moves::Move;
 use crate::piece::Kind;
 use crate::state::Dragonchess;
@@ -57,40 +57,86 @@ impl Dragonchess {
         } else {
             self.pinned(t, own, occ, enemy.without(self.frozen(us.other())))
         };
+        // Warriors promote on their last rank, on the Ground.
+        let last_rank = Bits([0, 0xFFF << (us.last_rank() * FILES), 0]);
         for kind in Kind::ALL {
+            let pieces = self.kinds[kind.index()] & movable;
+            if pieces.is_empty() {
+                continue;
+            }
             let pat = pattern(kind, self.options.hero_vertical);
-            let always = matches!(kind, Kind::King | Kind::Basilisk);
-            for from in (self.kinds[kind.index()] & movable).iter() {
-                let test = always || tested.has(from);
-                for to in self
-                    .destinations(t, kind, pat, from, own, enemy, occ)
-                    .iter()
-                {
-                    let m = self.make_move_value(kind, from, to, enemy);
-                    if (test || m.is_remote()) && !self.is_safe(t, kind, m) {
-                        continue;
+            let promote = if kind == Kind::Warrior {
+                last_rank
+            } else {
+                Bits::EMPTY
+            };
+            for level in 0..LEVELS {
+                for cell in cells(pieces.0[level]) {
+                    let from = Square::at(level, cell);
+                    let test = match kind {
+                        Kind::King => true,
+                        // Leaving its square thaws the enemy piece above it.
+                        Kind::Basilisk => {
+                            bit(tested.0[level], cell)
+                                || (level == UNDERWORLD && bit(enemy.0[GROUND], cell))
+                        }
+                        _ => bit(tested.0[level], cell),
+                    };
+                    let mut dest = self.destinations(t, kind, pat, from, own, enemy, occ);
+                    if kind == Kind::Dragon && dest.0[GROUND] != 0 {
+                        // Its only destinations off the Sky: captures from
+                        // afar, which leave it in place: always tested.
+                        let remote = Bits([0, dest.0[GROUND], 0]);
+                        dest.0[GROUND] = 0;
+                        self.emit(t, kind, from, remote, enemy, promote, true, sink)?;
                     }
-                    sink.accept(m)?;
+                    if dest.any() {
+                        self.emit(t, kind, from, dest, enemy, promote, test, sink)?;
+                    }
                 }
             }
         }
         ControlFlow::Continue(())
     }
 
-    #[inline]
-    fn make_move_value(&self, kind: Kind, from: Square, to: Square, enemy: Bits) -> Move {
-        let mut flags = 0;
-        if enemy.has(to) {
-            flags |= Move::CAPTURE;
+    /// Feed the moves from `from` to each of `targets` (captures where
+    /// `enemy` stands, promotions in `promote`), tested if asked.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn emit<S: Sink>(
+        &self,
+        t: &Tables,
+        kind: Kind,
+        from: Square,
+        targets: Bits,
+        enemy: Bits,
+        promote: Bits,
+        test: bool,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        // The caller passes a Dragon's captures from afar on their own.
+        let remote = if kind == Kind::Dragon && targets.0[GROUND] != 0 {
+            Move::REMOTE
+        } else {
+            0
+        };
+        for level in 0..LEVELS {
+            for cell in cells(targets.0[level]) {
+                // Branch-free flags: one bit test each.
+                let capture = u8::from(bit(enemy.0[level], cell)) * Move::CAPTURE;
+                let promotion = u8::from(bit(promote.0[level], cell)) * Move::PROMOTION;
+                let m = Move {
+                    from,
+                    to: Square::at(level, cell),
+                    flags: capture | promotion | remote,
+                };
+                if test && !self.is_safe(t, kind, m) {
+                    continue;
+                }
+                sink.accept(m)?;
+            }
         }
-        // A Dragon's only destinations off the Sky are its captures from afar.
-        if kind == Kind::Dragon && to.level() != SKY {
-            flags |= Move::REMOTE;
-        }
-        if kind == Kind::Warrior && to.rank() == self.side.last_rank() {
-            flags |= Move::PROMOTION;
-        }
-        Move { from, to, flags }
+        ControlFlow::Continue(())
     }
 
     /// Pseudo-legal destinations of one piece.

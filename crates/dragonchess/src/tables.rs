@@ -55,6 +55,9 @@ pub struct Tables {
     reach: Box<[Reach]>,
     /// `[side][pattern][target]`: squares capturing on `target` (mc or c).
     attackers: Box<[Bits]>,
+    /// `[side][target]`: the union of `attackers` over all patterns, to skip
+    /// the per-kind look-ups when no piece stands on any of those squares.
+    any_attacker: Box<[Bits]>,
     /// `[dir][cell]`: the cells strictly beyond `cell` in direction `dir`.
     pub rays: [[u128; CELLS]; 8],
     /// Union of the four orthogonal / diagonal rays of a cell.
@@ -89,6 +92,10 @@ impl Tables {
     #[inline]
     pub fn attackers(&self, side: Side, pattern: usize, target: Square) -> Bits {
         self.attackers[(side.index() * PATTERNS + pattern) * SQUARES + target.index()]
+    }
+    #[inline]
+    pub fn any_attacker(&self, side: Side, target: Square) -> Bits {
+        self.any_attacker[side.index() * SQUARES + target.index()]
     }
     /// Cells reached sliding from `cell` in `dir` over the empty cells of
     /// `occ`, the first occupied one included.
@@ -286,6 +293,7 @@ fn build() -> Tables {
     let n = 2 * PATTERNS * SQUARES;
     let mut reach = vec![Reach::default(); n];
     let mut attackers = vec![Bits::EMPTY; n];
+    let mut any_attacker = vec![Bits::EMPTY; 2 * SQUARES];
     for side in Side::BOTH {
         for pat in 0..PATTERNS {
             let (kind, vertical) = if pat == HERO_VERTICAL {
@@ -313,6 +321,7 @@ fn build() -> Tables {
                 }
                 for to in (r.mc | r.c).iter() {
                     attackers[base + to.index()].set(from);
+                    any_attacker[side.index() * SQUARES + to.index()].set(from);
                 }
             }
         }
@@ -349,6 +358,7 @@ fn build() -> Tables {
     Tables {
         reach: reach.into_boxed_slice(),
         attackers: attackers.into_boxed_slice(),
+        any_attacker: any_attacker.into_boxed_slice(),
         rays,
         rook_rays,
         bishop_rays,

@@ -1,0 +1,224 @@
+//! Perft tables (`tests/data/dragonchess.perft`) and the naive generator.
+//!
+//! Every published count must be reproduced by both the fast generator and
+//! the naive one of `naive/mod.rs`; the two are also compared move by move
+//! on thousands of random positions. Deep rows:
+//! `cargo test --release -p tabula-dragonchess --test perft -- --ignored`.
+
+mod common;
+mod naive;
+
+use dragonchess::{Dragonchess, Options};
+use naive::{engine_moves, Naive};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tabula_core::perft_data::{check_file, game_of, parse};
+use tabula_core::{perft, Game};
+
+const DATA: &str = include_str!("data/dragonchess.perft");
+
+/// Depth checked by the fast generator in the default test run.
+const FAST_DEPTH: u32 = 3;
+/// Depth checked by the naive generator in the default test run.
+const NAIVE_DEPTH: u32 = 2;
+
+#[test]
+fn perft_file_matches_the_fast_generator() {
+    let checked = check_file::<Dragonchess>(DATA, FAST_DEPTH);
+    assert!(checked >= 60, "only {checked} counts checked");
+}
+
+#[test]
+fn perft_file_matches_the_naive_generator() {
+    naive_check(NAIVE_DEPTH);
+}
+
+#[test]
+#[ignore = "deep rows: run with --release -- --ignored"]
+fn perft_file_deep_rows_match_the_fast_generator() {
+    check_file::<Dragonchess>(DATA, u32::MAX);
+}
+
+#[test]
+#[ignore = "deep rows: run with --release -- --ignored"]
+fn perft_file_deep_rows_match_the_naive_generator() {
+    naive_check(u32::MAX);
+}
+
+fn naive_check(max_depth: u32) {
+    let mut errors = Vec::new();
+    for row in parse(DATA) {
+        let g: Dragonchess = game_of(&row);
+        let n = Naive::from_game(&g);
+        for &(d, expected) in row.counts.iter().filter(|(d, _)| *d <= max_depth) {
+            let got = n.perft(d);
+            if got != expected {
+                errors.push(format!(
+                    "{} depth {d}: file {expected}, naive {got}",
+                    row.name
+                ));
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// Compare both generators on one position: moves, check, and the board
+/// after each move.
+fn compare(g: &Dragonchess) {
+    let n = Naive::from_game(g);
+    let fast = engine_moves(g);
+    let slow = n.legal();
+    if fast != slow {
+        let only = |a: &[naive::Mv], b: &[naive::Mv]| -> Vec<String> {
+            a.iter()
+                .filter(|m| !b.contains(m))
+                .map(|m| format!("{m:?}"))
+                .collect()
+        };
+        panic!(
+            "moves differ in {}\nfast only: {:?}\nnaive only: {:?}",
+            g.position(),
+            only(&fast, &slow),
+            only(&slow, &fast)
+        );
+    }
+    assert_eq!(
+        g.in_check(),
+        n.in_check(n.side),
+        "check differs in {}",
+        g.position()
+    );
+    for m in g.actions_here() {
+        let mut child = g.clone();
+        child.apply(m);
+        let mut nc = n.clone();
+        let mv = slow
+            .iter()
+            .copied()
+            .find(|x| x.from == m.from.index() && x.to == m.to.index())
+            .expect("same move");
+        nc.play(mv);
+        assert!(
+            Naive::from_game(&child).cells == nc.cells,
+            "board after {} differs in {}",
+            g.action_text(m),
+            g.position()
+        );
+        assert_eq!(child.in_check(), nc.in_check(nc.side));
+    }
+}
+
+fn random_options(rng: &mut SmallRng) -> Options {
+    Options {
+        hero_vertical: rng.gen_bool(0.3),
+        basilisk_freeze_is_check: rng.gen_bool(0.3),
+        elemental_climb_quiet: rng.gen_bool(0.3),
+        no_capture_plies: if rng.gen_bool(0.1) { 3 } else { 100 },
+    }
+}
+
+/// Random placements: the Kings and up to 40 pieces anywhere (unreachable
+/// levels included), biased towards the pieces with unusual rules.
+fn random_placement(rng: &mut SmallRng) -> Option<Dragonchess> {
+    const LETTERS: &[u8] = b"SGRWOUHTCMPDBEBEMRSD";
+    let mut cells: Vec<Option<char>> = vec![None; 288];
+    let mut place = |c: char, rng: &mut SmallRng| loop {
+        let i = rng.gen_range(0..288);
+        if cells[i].is_none() {
+            cells[i] = Some(c);
+            return;
+        }
+    };
+    place('K', rng);
+    place('k', rng);
+    for _ in 0..rng.gen_range(0..40) {
+        let c = LETTERS[rng.gen_range(0..LETTERS.len())] as char;
+        place(
+            if rng.gen_bool(0.5) {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            },
+            rng,
+        );
+    }
+    let squares: Vec<String> = (0..288)
+        .map(|i| dragonchess::Square::from_index(i).to_string())
+        .collect();
+    let pieces: Vec<(char, &str)> = cells
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.map(|c| (c, squares[i].as_str())))
+        .collect();
+    let side = if rng.gen_bool(0.5) { 'g' } else { 's' };
+    let text = common::position(&pieces, side);
+    Dragonchess::from_position(&random_options(rng), &text).ok()
+}
+
+#[test]
+fn generators_agree_on_random_placements() {
+    random_placements(11, 3000);
+}
+
+#[test]
+#[ignore = "long: run with --release -- --ignored"]
+fn generators_agree_on_many_random_placements() {
+    random_placements(12, 200_000);
+}
+
+fn random_placements(seed: u64, count: usize) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut compared = 0;
+    let mut with_check = 0;
+    while compared < count {
+        if let Some(g) = random_placement(&mut rng) {
+            compare(&g);
+            compared += 1;
+            with_check += usize::from(g.in_check());
+        }
+    }
+    assert!(with_check > count / 30, "too few checks: {with_check}");
+}
+
+#[test]
+fn generators_agree_along_random_games() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut compared = 0;
+    while compared < 2000 {
+        let mut g = Dragonchess::new_game(&random_options(&mut rng)).unwrap();
+        for _ in 0..400 {
+            compare(&g);
+            compared += 1;
+            let moves = g.actions_here();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures so games reach open, sparse positions.
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+            let m = if !captures.is_empty() && rng.gen_bool(0.7) {
+                *captures[rng.gen_range(0..captures.len())]
+            } else {
+                moves[rng.gen_range(0..moves.len())]
+            };
+            g.apply(m);
+        }
+    }
+}
+
+#[test]
+fn perft_counts_agree_on_random_positions() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut done = 0;
+    while done < 40 {
+        if let Some(g) = random_placement(&mut rng) {
+            assert_eq!(
+                perft(&g, 2),
+                Naive::from_game(&g).perft(2),
+                "{}",
+                g.position()
+            );
+            done += 1;
+        }
+    }
+}
