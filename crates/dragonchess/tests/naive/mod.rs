@@ -360,11 +360,9 @@ impl Naive {
                     add(out, 0, df, dr, M);
                 }
             }
-            ('E', 1) => {
-                if self.at(0, f, r).is_none() {
-                    for (df, dr) in orth {
-                        add(out, -1, df, dr, Mc);
-                    }
+            ('E', 1) if self.at(0, f, r).is_none() => {
+                for (df, dr) in orth {
+                    add(out, -1, df, dr, Mc);
                 }
             }
             _ => {}
