@@ -7,16 +7,21 @@ use crate::{open_game, CmdResult};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, Write};
+use tabula_ai::{AnyAgent, Limits};
 use tabula_core::{AnyGame, Player, Record, Turn};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Game spec, e.g. `dragonchess` or `stelpur(preset=ludii)`.
     spec: String,
-    /// Who sits where, comma-separated in seat order: `human` or `computer`
-    /// (default: seat 1 human, the others computer).
+    /// Who sits where, comma-separated in seat order: `human`, `computer`
+    /// or `computer:N` for level N (default: seat 1 human, the others
+    /// computer).
     #[arg(long)]
     seats: Option<String>,
+    /// Strength of the computer seats, 1 (beginner) to 8 (about 2 s a move).
+    #[arg(long, default_value_t = 3)]
+    level: u8,
     /// Seed for dice and computer players (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
@@ -31,21 +36,43 @@ pub struct Args {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Seat {
     Human,
-    Computer,
+    /// A computer player of this level.
+    Computer(u8),
 }
 
-fn parse_seats(text: Option<&str>, n: usize) -> Result<Vec<Seat>, String> {
+fn parse_seats(text: Option<&str>, n: usize, level: u8) -> Result<Vec<Seat>, String> {
+    let check = |l: u8| {
+        if (1..=tabula_ai::LEVELS).contains(&l) {
+            Ok(Seat::Computer(l))
+        } else {
+            Err(format!(
+                "level {l} does not exist (levels are 1 to {})",
+                tabula_ai::LEVELS
+            ))
+        }
+    };
     let Some(text) = text else {
-        return Ok((0..n)
-            .map(|i| if i == 0 { Seat::Human } else { Seat::Computer })
-            .collect());
+        return (0..n)
+            .map(|i| {
+                if i == 0 {
+                    Ok(Seat::Human)
+                } else {
+                    check(level)
+                }
+            })
+            .collect();
     };
     let seats = text
         .split(',')
         .map(|s| match s.trim().to_ascii_lowercase().as_str() {
             "human" | "h" => Ok(Seat::Human),
-            "computer" | "c" | "ai" => Ok(Seat::Computer),
-            other => Err(format!("bad seat `{other}` (valid: human, computer)")),
+            "computer" | "c" | "ai" => check(level),
+            other => match other.strip_prefix("computer:").map(str::parse::<u8>) {
+                Some(Ok(l)) => check(l),
+                _ => Err(format!(
+                    "bad seat `{other}` (valid: human, computer, computer:N)"
+                )),
+            },
         })
         .collect::<Result<Vec<_>, _>>()?;
     if seats.len() != n {
@@ -65,6 +92,8 @@ struct Session {
     game: Box<dyn AnyGame>,
     record: Record,
     seats: Vec<Seat>,
+    /// The AI of each computer seat.
+    agents: Vec<Option<Box<dyn AnyAgent>>>,
     rng: SmallRng,
     /// Dice outcomes taken back by `undo`, replayed before new rolls so an
     /// undo cannot be used to re-roll.
@@ -109,13 +138,14 @@ impl Session {
         self.play(&pick)
     }
 
-    fn computer_action(&mut self) -> Result<String, String> {
-        let acts = self.game.legal_actions();
-        let pick = acts
-            .get(self.rng.gen_range(0..acts.len().max(1)))
-            .cloned()
-            .ok_or("no legal action")?;
-        self.play(&pick)
+    fn computer_action(&mut self, p: Player) -> Result<String, String> {
+        let agent = self.agents[p.index()]
+            .as_mut()
+            .ok_or("no computer player in this seat")?;
+        let choice = agent
+            .choose(self.game.as_ref(), &Limits::default())
+            .map_err(|e| e.to_string())?;
+        self.play(&choice.action)
     }
 
     /// Take back everything since (and including) the last human action.
@@ -149,7 +179,7 @@ impl Session {
 
 pub fn run(args: Args) -> CmdResult {
     let game = open_game(&args.spec, args.position.as_deref())?;
-    let seats = parse_seats(args.seats.as_deref(), game.num_players())?;
+    let seats = parse_seats(args.seats.as_deref(), game.num_players(), args.level)?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -160,18 +190,31 @@ pub fn run(args: Args) -> CmdResult {
     record.set_meta("seed", seed.to_string());
     for (i, s) in seats.iter().enumerate() {
         let who = match s {
-            Seat::Human => "human",
-            Seat::Computer => "computer (random)",
+            Seat::Human => "human".to_string(),
+            Seat::Computer(level) => format!("computer level {level}"),
         };
         record.set_meta(
             &format!("player {}", i + 1),
             format!("{} ({who})", game.player_name(Player(i as u8))),
         );
     }
+    let agents = seats
+        .iter()
+        .enumerate()
+        .map(|(i, seat)| match seat {
+            Seat::Human => Ok(None),
+            Seat::Computer(level) => {
+                tabula_games::agent(game.as_ref(), &format!("level{level}"), seed ^ i as u64)
+                    .map(Some)
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let mut s = Session {
         game,
         record,
         seats,
+        agents,
         rng: SmallRng::seed_from_u64(seed),
         undone_rolls: Vec::new(),
     };
@@ -195,8 +238,8 @@ pub fn run(args: Args) -> CmdResult {
                 println!("roll: {r}");
                 shown = false;
             }
-            Turn::Player(p) if s.seats[p.index()] == Seat::Computer => {
-                let a = s.computer_action()?;
+            Turn::Player(p) if matches!(s.seats[p.index()], Seat::Computer(_)) => {
+                let a = s.computer_action(p)?;
                 println!("{} plays {a}", s.game.player_name(p));
                 shown = false;
             }
