@@ -11,9 +11,9 @@ use tabula_core::{Error, Player};
 /// How doubles turn into die values (§11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Doubles {
-    /// n-n gives [n,n]; 6-6 gives four 6s.
+    /// n-n gives `[n,n]`; 6-6 gives four 6s.
     Standard,
-    /// Ludii's "twice the normal roll": 1-1 = [2,2], 6-6 = [12,12], others nothing.
+    /// Ludii's "twice the normal roll": 1-1 = `[2,2]`, 6-6 = `[12,12]`, others nothing.
     LudiiDoubled,
 }
 
