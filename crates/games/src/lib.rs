@@ -8,6 +8,7 @@ pub fn registry() -> Registry {
     Registry::new(vec![
         // GAMES: one `GameEntry::of::<Type>(TITLE, DESCRIPTION)` line per game crate.
         GameEntry::of::<stelpur::Stelpur>(stelpur::TITLE, stelpur::DESCRIPTION),
+        GameEntry::of::<phylde::Phylde>(phylde::TITLE, phylde::DESCRIPTION),
     ])
 }
 
