@@ -12,6 +12,7 @@ mod inspect;
 mod perft;
 mod play;
 mod replay;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -47,6 +48,8 @@ enum Command {
     Hint(hint::Args),
     /// Matches between AI agents: score, Elo difference, 95 % interval.
     Arena(arena::Args),
+    /// Serve the web app: play every game in the browser.
+    Serve(serve::Args),
 }
 
 /// A command's failure: the message printed after `tabula: `.
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => replay::run(a),
         Command::Hint(a) => hint::run(a),
         Command::Arena(a) => arena::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,63 @@
+//! The AI seats and hints: the one place that asks an agent for a move.
+//! Called on a blocking thread (an agent thinks for up to its level's
+//! budget).
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tabula_ai::Limits;
+use tabula_core::{AnyGame, Error};
+
+/// Levels offered in the UI, weakest first.
+pub const LEVELS: &[&str] = &[
+    "random", "level1", "level2", "level3", "level4", "level5", "level6", "level7", "level8",
+];
+
+/// The level used for hints.
+pub const HINT_LEVEL: &str = "level5";
+
+/// An agent's answer: its move and its ranking of the moves it considered.
+#[derive(Clone, Debug)]
+pub struct Pick {
+    pub action: String,
+    /// Moves with their expected score for the mover, best first.
+    pub ranked: Vec<(String, f32)>,
+}
+
+pub fn check_level(level: &str) -> Result<(), Error> {
+    if LEVELS.contains(&level) {
+        Ok(())
+    } else {
+        Err(Error::spec(format!(
+            "unknown AI level `{level}` (valid: {})",
+            LEVELS.join(", ")
+        )))
+    }
+}
+
+/// The move of the agent `level` in `game`. A game without an AI (one
+/// outside `tabula_games`, as in tests) gets uniformly random moves.
+pub fn choose(game: &dyn AnyGame, level: &str, seed: u64) -> Result<Pick, Error> {
+    check_level(level)?;
+    match tabula_games::agent(game, level, seed) {
+        Ok(mut agent) => {
+            let c = agent.choose(game, &Limits::default())?;
+            Ok(Pick {
+                action: c.action,
+                ranked: c.ranked,
+            })
+        }
+        Err(_) => random_pick(game, seed),
+    }
+}
+
+fn random_pick(game: &dyn AnyGame, seed: u64) -> Result<Pick, Error> {
+    let legal = game.legal_actions();
+    if legal.is_empty() {
+        return Err(Error::illegal("no legal action to choose from"));
+    }
+    let action = legal[SmallRng::seed_from_u64(seed).gen_range(0..legal.len())].clone();
+    Ok(Pick {
+        ranked: vec![(action.clone(), 0.5)],
+        action,
+    })
+}

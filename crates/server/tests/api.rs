@@ -1,0 +1,466 @@
+//! The API end to end: create, join, move, errors, AI seats, take-backs,
+//! off-board endings, records, the live channel, and resuming after a
+//! restart. Run over a tiny test game and over every registered game.
+
+mod race;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+use tabula_core::{GameEntry, Registry};
+use tower::ServiceExt;
+
+fn test_registry() -> Registry {
+    Registry::new(vec![GameEntry::of::<race::Race>("Race", "A test race.")])
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    std::env::temp_dir().join(format!("tabula-{name}-{}-{nanos}.db", std::process::id()))
+}
+
+struct Server {
+    router: Router,
+}
+
+fn start(registry: Registry, db: &PathBuf) -> Server {
+    let (router, app) = tabula_server::build(registry, db, Duration::ZERO).expect("open");
+    app.resume_ai();
+    Server { router }
+}
+
+impl Server {
+    async fn call(&self, method: &str, path: &str, body: Value) -> (StatusCode, Value) {
+        let body = if body.is_null() {
+            Body::empty()
+        } else {
+            Body::from(body.to_string())
+        };
+        let req = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", "application/json")
+            .body(body)
+            .expect("request");
+        let res = self.router.clone().oneshot(req).await.expect("response");
+        let status = res.status();
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+        (status, value)
+    }
+    async fn get(&self, path: &str) -> Value {
+        let (status, v) = self.call("GET", path, Value::Null).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {v}");
+        v
+    }
+    async fn post(&self, path: &str, body: Value) -> Value {
+        let (status, v) = self.call("POST", path, body).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {v}");
+        v
+    }
+    async fn create(&self, body: Value) -> (String, Vec<String>) {
+        let v = self.post("/api/games", body).await;
+        let tokens = v["tokens"]
+            .as_array()
+            .expect("tokens")
+            .iter()
+            .map(|t| t["token"].as_str().expect("token").to_string())
+            .collect();
+        (v["id"].as_str().expect("id").to_string(), tokens)
+    }
+    /// Wait until the AI has played and a human (or nobody) is to move.
+    async fn settled(&self, id: &str) -> Value {
+        for _ in 0..500 {
+            let s = self.get(&format!("/api/games/{id}")).await;
+            let st = &s["state"];
+            let ai_turn = st["turn"]["kind"] == "player"
+                && st["players"][st["turn"]["seat"].as_u64().unwrap_or(0) as usize]["kind"] == "ai";
+            if !ai_turn && st["thinking"] == false {
+                return s;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        panic!("the AI never moved in {id}");
+    }
+}
+
+fn ply(s: &Value) -> u64 {
+    s["state"]["ply"].as_u64().expect("ply")
+}
+
+#[tokio::test]
+async fn create_join_move_and_every_error() {
+    let db = temp_db("errors");
+    let srv = start(test_registry(), &db);
+    let (id, tokens) = srv.create(json!({"spec": "race", "seed": 7})).await;
+    assert_eq!(tokens.len(), 2);
+    let g = format!("/api/games/{id}");
+    let s = srv.get(&g).await;
+    // The opening roll is made and recorded as a chance action.
+    assert_eq!(s["history"].as_array().map(Vec::len), Some(1));
+    assert_eq!(s["history"][0]["actor"], Value::Null);
+    assert_eq!(s["state"]["turn"], json!({"kind": "player", "seat": 0}));
+    assert_eq!(s["state"]["legal"], json!(["run", "walk"]));
+
+    let joined = srv
+        .post(
+            &format!("{g}/join"),
+            json!({"token": tokens[1], "name": "Bea"}),
+        )
+        .await;
+    assert_eq!(joined["seat"], 1);
+    assert_eq!(srv.get(&g).await["state"]["players"][1]["name"], "Bea");
+
+    let before = srv.get(&g).await;
+    let cases = [
+        (
+            json!({"token": tokens[1], "action": "run"}),
+            StatusCode::FORBIDDEN,
+            "not your turn",
+        ),
+        (
+            json!({"token": "nope", "action": "run"}),
+            StatusCode::FORBIDDEN,
+            "no seat",
+        ),
+        (
+            json!({"token": tokens[0], "action": "fly"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not legal",
+        ),
+        (
+            json!({"token": tokens[0]}),
+            StatusCode::BAD_REQUEST,
+            "missing",
+        ),
+        (
+            json!({"token": tokens[0], "action": "run", "ply": 0}),
+            StatusCode::CONFLICT,
+            "changed",
+        ),
+    ];
+    for (body, status, words) in cases {
+        let (st, v) = srv.call("POST", &format!("{g}/move"), body.clone()).await;
+        assert_eq!(st, status, "{body}: {v}");
+        assert!(
+            v["error"].as_str().unwrap_or("").contains(words),
+            "{body}: {v}"
+        );
+    }
+    let (st, v) = srv
+        .call("POST", &format!("{g}/move"), Value::String("{oops".into()))
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    let (st, _) = srv.call("GET", "/api/games/nosuchgame", Value::Null).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    let (st, v) = srv
+        .call("POST", "/api/games", json!({"spec": "race(players=9)"}))
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap_or("").contains("2..3"), "{v}");
+    let (st, _) = srv.call("POST", "/api/games", json!({"spec": "race", "seats": [{"type": "ai", "level": "level99"}, {"type": "human"}]})).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    // Nothing changed.
+    assert_eq!(srv.get(&g).await, before);
+
+    let moved = srv
+        .post(
+            &format!("{g}/move"),
+            json!({"token": tokens[0], "action": "walk", "ply": 1}),
+        )
+        .await;
+    assert_eq!(moved["ply"], 3, "the move and the next roll");
+    let s = srv.get(&g).await;
+    assert_eq!(
+        s["history"][1],
+        json!({"actor": 0, "text": "walk", "pos": s["history"][1]["pos"]})
+    );
+    assert_eq!(s["state"]["turn"]["seat"], 1);
+    drop(srv);
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn a_restarted_server_resumes_every_game_exactly() {
+    let db = temp_db("restart");
+    let srv = start(test_registry(), &db);
+    let (a, ta) = srv.create(json!({"spec": "race(players=3)"})).await;
+    let (b, _) = srv.create(json!({"spec": "race", "seats": [{"type": "human"}, {"type": "ai", "level": "random"}]})).await;
+    for i in 0..6 {
+        let s = srv.get(&format!("/api/games/{a}")).await;
+        let seat = s["state"]["turn"]["seat"].as_u64().expect("seat") as usize;
+        let action = if i % 2 == 0 { "run" } else { "walk" };
+        srv.post(
+            &format!("/api/games/{a}/move"),
+            json!({"token": ta[seat], "action": action}),
+        )
+        .await;
+    }
+    srv.post(
+        &format!("/api/games/{a}/join"),
+        json!({"token": ta[2], "name": "Cy"}),
+    )
+    .await;
+    let sa = srv.get(&format!("/api/games/{a}")).await;
+    let sb = srv.settled(&b).await;
+    assert_eq!(ply(&sa), 13);
+    drop(srv);
+
+    let srv = start(test_registry(), &db);
+    assert_eq!(srv.get(&format!("/api/games/{a}")).await, sa);
+    assert_eq!(srv.settled(&b).await, sb);
+    let record = srv
+        .call("GET", &format!("/api/games/{a}/record"), Value::Null)
+        .await
+        .1;
+    let text = record.as_str().expect("record text");
+    assert!(
+        text.starts_with("[Tabula record]\ngame: race(players=3)\n"),
+        "{text}"
+    );
+    assert!(text.contains("player 3: Cy"), "{text}");
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn ai_seats_take_backs_and_leaving() {
+    let db = temp_db("ai");
+    let srv = start(test_registry(), &db);
+    let (id, t) = srv.create(json!({"spec": "race", "seats": [{"type": "human"}, {"type": "ai", "level": "level3"}]})).await;
+    let g = format!("/api/games/{id}");
+    let s0 = srv.settled(&id).await;
+    srv.post(
+        &format!("{g}/move"),
+        json!({"token": t[0], "action": "run"}),
+    )
+    .await;
+    let s1 = srv.settled(&id).await;
+    assert_eq!(ply(&s1), ply(&s0) + 4, "move, roll, AI move, roll");
+    assert_eq!(s1["history"][ply(&s0) as usize + 2]["actor"], 1);
+    // Take back: the position before my move, with the same dice.
+    let back = srv.post(&format!("{g}/undo"), json!({"token": t[0]})).await;
+    assert_eq!(back["ply"], ply(&s0));
+    let s2 = srv.settled(&id).await;
+    assert_eq!(s2["history"], s0["history"]);
+    let hint = srv.post(&format!("{g}/hint"), json!({"token": t[0]})).await;
+    assert!(
+        ["run", "walk"].contains(&hint["action"].as_str().unwrap_or("")),
+        "{hint}"
+    );
+    let (st, _) = srv
+        .call("POST", &format!("{g}/draw"), json!({"token": t[0]}))
+        .await;
+    assert_eq!(st, StatusCode::CONFLICT, "the AI declines draws");
+
+    // Three players: leaving hands the seat to the AI, which plays on.
+    let (id3, t3) = srv.create(json!({"spec": "race(players=3)"})).await;
+    srv.post(&format!("/api/games/{id3}/leave"), json!({"token": t3[0]}))
+        .await;
+    let s = srv.settled(&id3).await;
+    assert_eq!(s["state"]["players"][0]["kind"], "ai");
+    assert_eq!(s["state"]["turn"]["seat"], 1, "the AI played seat 1's turn");
+    let (st, _) = srv
+        .call(
+            "POST",
+            &format!("/api/games/{id3}/move"),
+            json!({"token": t3[0], "action": "run"}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "the old token is void");
+    let (st, _) = srv
+        .call(
+            "POST",
+            &format!("/api/games/{id3}/resign"),
+            json!({"token": t3[1]}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::CONFLICT, "resigning is for two players");
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn resign_draw_rematch_and_import() {
+    let db = temp_db("end");
+    let srv = start(test_registry(), &db);
+    let (id, t) = srv.create(json!({"spec": "race"})).await;
+    let g = format!("/api/games/{id}");
+    srv.post(
+        &format!("{g}/move"),
+        json!({"token": t[0], "action": "run"}),
+    )
+    .await;
+    srv.post(&format!("{g}/draw"), json!({"token": t[1]})).await;
+    assert_eq!(srv.get(&g).await["state"]["draw_offer"], json!([1]));
+    srv.post(&format!("{g}/draw"), json!({"token": t[0]})).await;
+    let s = srv.get(&g).await;
+    assert_eq!(s["state"]["result"]["text"], "draw 1,2");
+    assert_eq!(s["state"]["result"]["reason"], "agreement");
+    let (st, _) = srv
+        .call(
+            "POST",
+            &format!("{g}/move"),
+            json!({"token": t[1], "action": "run"}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::CONFLICT);
+
+    let r = srv
+        .post(&format!("{g}/rematch"), json!({"token": t[1]}))
+        .await;
+    let r2 = srv
+        .post(&format!("{g}/rematch"), json!({"token": t[0]}))
+        .await;
+    assert_eq!(r, r2, "one rematch per game");
+    let rid = r["id"].as_str().expect("id");
+    // Seats move round: my token now holds the other seat.
+    let seat = srv
+        .post(&format!("/api/games/{rid}/join"), json!({"token": t[0]}))
+        .await;
+    assert_eq!(seat["seat"], 1);
+    srv.post(&format!("/api/games/{rid}/resign"), json!({"token": t[1]}))
+        .await;
+    let s = srv.get(&format!("/api/games/{rid}")).await;
+    assert_eq!(s["state"]["result"]["text"], "win 2");
+
+    // Export, then import: the same actions, playable on.
+    let (_, rec) = srv
+        .call("GET", &format!("/api/games/{rid}/record"), Value::Null)
+        .await;
+    let imported = srv.post("/api/games/import", json!({"record": rec})).await;
+    let iid = imported["id"].as_str().expect("id");
+    assert_eq!(
+        srv.get(&format!("/api/games/{iid}")).await["history"],
+        s["history"]
+    );
+    let (st, v) = srv
+        .call(
+            "POST",
+            "/api/games/import",
+            json!({"record": "[Tabula record]\ngame: race\n\n1 fly\n"}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    assert!(v["error"].as_str().unwrap_or("").contains("line 4"), "{v}");
+    let list = srv.get("/api/games").await;
+    assert_eq!(list.as_array().map(Vec::len), Some(3));
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn live_channel_sends_snapshot_updates_and_acks() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let db = temp_db("ws");
+    let srv = start(test_registry(), &db);
+    let (id, t) = srv.create(json!({"spec": "race"})).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let router = srv.router.clone();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
+        .await
+        .expect("connect");
+    let snap = match ws.next().await {
+        Some(Ok(Message::Text(t))) => serde_json::from_str::<Value>(&t).expect("json"),
+        other => panic!("unexpected {other:?}"),
+    };
+    assert_eq!(snap["type"], "snapshot");
+    assert_eq!(snap["from"], 0);
+    ws.send(Message::Text(
+        json!({"type": "move", "token": t[1], "action": "run", "rid": 1})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .expect("send");
+    ws.send(Message::Text(
+        json!({"type": "move", "token": t[0], "action": "run", "rid": 2})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .expect("send");
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        match ws.next().await {
+            Some(Ok(Message::Text(t))) => {
+                seen.push(serde_json::from_str::<Value>(&t).expect("json"))
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    let by_type = |k: &str| {
+        seen.iter()
+            .filter(|m| m["type"] == k)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(by_type("error").len(), 1, "{seen:?}");
+    assert_eq!(by_type("error")[0]["rid"], 1);
+    assert_eq!(by_type("ack")[0]["ply"], 3);
+    let update = &by_type("update")[0];
+    assert_eq!(update["from"], 1);
+    assert_eq!(update["history"].as_array().map(Vec::len), Some(2));
+    let _ = std::fs::remove_file(&db);
+}
+
+/// Every registered game: create against the AI, play legal moves, reject
+/// an illegal one, and resume after a restart.
+#[tokio::test]
+async fn every_registered_game_plays_and_resumes() {
+    let registry = tabula_games::registry();
+    for entry in registry.entries() {
+        let db = temp_db(entry.name);
+        let srv = start(registry.clone(), &db);
+        let cat = srv.get("/api/catalog").await;
+        let info = cat["games"]
+            .as_array()
+            .and_then(|g| g.iter().find(|g| g["name"] == entry.name))
+            .cloned()
+            .expect("in catalog");
+        let n = info["players"].as_u64().expect("players") as usize;
+        let mut seats = vec![json!({"type": "human"})];
+        seats.extend((1..n).map(|_| json!({"type": "ai", "level": "random"})));
+        let (id, t) = srv
+            .create(json!({"spec": entry.name, "seats": seats}))
+            .await;
+        let g = format!("/api/games/{id}");
+        let (st, v) = srv
+            .call(
+                "POST",
+                &format!("{g}/move"),
+                json!({"token": t[0], "action": "zz99-zz98"}),
+            )
+            .await;
+        assert!(st.is_client_error(), "{}: {v}", entry.name);
+        for _ in 0..6 {
+            let s = srv.settled(&id).await;
+            if s["state"]["turn"]["kind"] != "player" {
+                break;
+            }
+            let legal = s["state"]["legal"].as_array().expect("legal").clone();
+            assert!(!legal.is_empty(), "{}: no legal action", entry.name);
+            let action = legal[legal.len() / 2].as_str().expect("text");
+            srv.post(
+                &format!("{g}/move"),
+                json!({"token": t[0], "action": action, "ply": ply(&s)}),
+            )
+            .await;
+        }
+        let before = srv.settled(&id).await;
+        drop(srv);
+        let srv = start(registry.clone(), &db);
+        assert_eq!(srv.settled(&id).await, before, "{} resumes", entry.name);
+        let _ = std::fs::remove_file(&db);
+    }
+}

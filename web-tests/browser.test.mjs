@@ -1,0 +1,161 @@
+// Browser tests: for every registered game, create a game against the AI
+// from the home page and play several moves by clicking, on a desktop and
+// a phone viewport, saving screenshots. Also: a friend joins by invite
+// link in a second browser and both sides play.
+//
+// Needs a running server at TABULA_URL (scripts/browser-tests.sh starts
+// one) and Chromium at CHROMIUM (default /usr/bin/chromium).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.TABULA_URL || 'http://127.0.0.1:8092';
+const SHOTS = process.env.SCREENSHOTS || path.resolve('screenshots');
+const MOVES = Number(process.env.MOVES || 4);
+const VIEWPORTS = {
+  desktop: { viewport: { width: 1280, height: 800 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+};
+
+let browser;
+
+before(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    // playwright-core gives the browser a fresh, empty profile directory.
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const catalog = await (await fetch(`${BASE}/api/catalog`)).json();
+
+async function newPage(kind) {
+  const context = await browser.newContext(VIEWPORTS[kind]);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** Wait until this browser is to move (or the game is over). */
+async function myTurn(page) {
+  await page.waitForSelector('.game[data-turn="mine"], .game[data-turn="over"]', { timeout: 30000 });
+  return page.$eval('.game', (g) => g.dataset.turn);
+}
+
+async function ply(page) {
+  return Number(await page.$eval('.game', (g) => g.dataset.ply));
+}
+
+/** On Dragonchess phones, show the level holding what we look for. */
+async function showLevelWith(page, selector, tabClass) {
+  if (await page.locator(selector).count()) return;
+  const tab = page.locator(`.level-tabs button${tabClass}`).first();
+  if (await tab.count()) await tab.click();
+}
+
+/** Play one action by clicking: a piece then a target, or a button. */
+async function clickMove(page) {
+  const before = await ply(page);
+  await showLevelWith(page, '.cell.from', '.movable');
+  const pieces = page.locator('svg.board .cell.from');
+  if (await pieces.count()) {
+    await pieces.first().click();
+    await page.waitForSelector('svg.board .cell.target, .level-tabs button:has-text("•")');
+    if (!(await page.locator('svg.board .cell.target').count())) {
+      await page.locator('.level-tabs button', { hasText: '•' }).first().click();
+    }
+    await page.locator('svg.board .cell.target').first().click();
+    const chooser = page.locator('dialog.chooser[open] button[data-i="0"]');
+    if (await chooser.count()) await chooser.click();
+  } else {
+    await page.locator('.buttons button').first().click();
+  }
+  await page.waitForFunction((b) => Number(document.querySelector('.game').dataset.ply) > b, before);
+}
+
+async function startVsAi(page, name) {
+  await page.goto(`${BASE}/#/new/${name}`);
+  await page.waitForSelector('#start');
+  const seats = await page.locator('.seatkind').count();
+  for (let i = 1; i < seats; i++) {
+    await page.selectOption(`[data-seat="${i}"]`, 'ai');
+    await page.selectOption(`[data-level="${i}"]`, 'random');
+  }
+  await page.click('#start');
+  await page.waitForSelector('.game svg.board');
+}
+
+test('the home page lists every game with a picture', async () => {
+  const { context, page, errors } = await newPage('desktop');
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('.card');
+  assert.equal(await page.locator('.card').count(), catalog.games.length);
+  assert.equal(await page.locator('.card .pic svg').count(), catalog.games.length);
+  await page.screenshot({ path: path.join(SHOTS, 'home-desktop.png'), fullPage: true });
+  await page.goto(`${BASE}/#/rules/${catalog.games[0].name}`);
+  await page.waitForSelector('article.rules');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const g of catalog.games) {
+  for (const kind of Object.keys(VIEWPORTS)) {
+    test(`${g.name}: play ${MOVES} moves against the AI by clicking (${kind})`, async () => {
+      const { context, page, errors } = await newPage(kind);
+      await startVsAi(page, g.name);
+      let played = 0;
+      while (played < MOVES && (await myTurn(page)) === 'mine') {
+        await clickMove(page);
+        played += 1;
+      }
+      await myTurn(page);
+      assert.ok(played > 0, 'played at least one move');
+      const moves = await page.locator('.moves li:not(.chance)').count();
+      assert.ok(moves >= played, `the move list shows ${moves} moves`);
+      // Replay: step back one ply and forward again.
+      await page.click('[data-nav="prev"]');
+      assert.match(await page.textContent('.plyinfo'), /of/);
+      await page.click('[data-nav="last"]');
+      await page.screenshot({ path: path.join(SHOTS, `${g.name}-${kind}.png`) });
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+}
+
+test('a friend joins by invite link and both play', async () => {
+  const g = catalog.games.find((x) => x.players === 2) || catalog.games[0];
+  const host = await newPage('desktop');
+  await host.page.goto(`${BASE}/#/new/${g.name}`);
+  await host.page.waitForSelector('#start');
+  for (let i = 1; i < g.players; i++) await host.page.selectOption(`[data-seat="${i}"]`, i === 1 ? 'friend' : 'ai');
+  await host.page.click('#start');
+  await host.page.waitForSelector('.game svg.board');
+  const invite = await host.page.locator('.links input').first().inputValue();
+  assert.match(invite, /\?t=[0-9a-f]{32}$/);
+  const friend = await newPage('phone');
+  await friend.page.goto(invite);
+  await friend.page.waitForSelector('.game svg.board');
+  await host.page.waitForSelector('.player em:has-text("invited")', { state: 'detached' });
+  for (let i = 0; i < 4; i++) {
+    const mover = (await host.page.$eval('.game', (x) => x.dataset.turn)) === 'mine' ? host.page : friend.page;
+    if ((await myTurn(mover)) !== 'mine') break;
+    const before = await ply(mover);
+    await clickMove(mover);
+    const other = mover === host.page ? friend.page : host.page;
+    await other.waitForFunction((b) => Number(document.querySelector('.game').dataset.ply) > b, before);
+  }
+  await friend.page.screenshot({ path: path.join(SHOTS, `friend-${g.name}-phone.png`) });
+  assert.deepEqual([...host.errors, ...friend.errors], []);
+  await host.context.close();
+  await friend.context.close();
+});

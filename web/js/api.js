@@ -1,0 +1,55 @@
+// The server's JSON API and the seat tokens this browser holds.
+
+export async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+  const res = await fetch(path, opts);
+  const text = await res.text();
+  let data;
+  try { data = JSON.parse(text); } catch { data = { error: text }; }
+  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+const KEY = 'tabula.seats';
+
+function allSeats() {
+  try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch { return {}; }
+}
+
+/** Seats this browser plays in game `id`: {seat: token}. */
+export function mySeats(id) {
+  return allSeats()[id]?.mine || {};
+}
+
+/** Invite tokens the creator holds for friends: {seat: token}. */
+export function invites(id) {
+  return allSeats()[id]?.invites || {};
+}
+
+export function rememberSeat(id, seat, token, invite = false) {
+  const all = allSeats();
+  const g = all[id] || (all[id] = { mine: {}, invites: {} });
+  if (invite) g.invites[seat] = token; else { g.mine[seat] = token; delete g.invites[seat]; }
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+export function forgetSeat(id, seat) {
+  const all = allSeats();
+  if (all[id]) { delete all[id].mine[seat]; localStorage.setItem(KEY, JSON.stringify(all)); }
+}
+
+export function knownGames() {
+  return Object.keys(allSeats());
+}
+
+export function playerName() {
+  return localStorage.getItem('tabula.name') || '';
+}
+
+export function setPlayerName(name) {
+  localStorage.setItem('tabula.name', name);
+}

@@ -1,0 +1,160 @@
+// The board on screen, for any game: draws the position with the game's
+// module, lights up what can move and where, and turns clicks, drags and
+// keys into actions. It holds no rules: the legal actions come from the
+// server and the module only maps action text to cells.
+
+/** A clickable cell: its shape, and a marker shown when it is a target. */
+export function cell(key, shape, cx, cy, r, extra = '') {
+  return `<g class="cell${extra}" data-key="${key}">${shape}<circle class="mark" cx="${cx}" cy="${cy}" r="${r}"/></g>`;
+}
+
+export class BoardView {
+  /**
+   * host: element to draw in; game: the game's board module;
+   * onPlay(action): called with the action text chosen.
+   */
+  constructor(host, game, onPlay) {
+    this.host = host;
+    this.game = game;
+    this.onPlay = onPlay;
+    this.selected = null;
+    this.moves = new Map(); // from key -> [{to, action, label}]
+    this.view = {};
+    this.els = new Map();
+    host.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    host.addEventListener('pointerup', (e) => this.pointerUp(e));
+    host.addEventListener('click', (e) => this.click(e));
+    host.addEventListener('keydown', (e) => {
+      if ((e.key === 'Enter' || e.key === ' ') && e.target.dataset?.key) {
+        e.preventDefault();
+        this.tap(e.target.dataset.key);
+      } else if (e.key === 'Escape') {
+        this.select(null);
+      }
+    });
+  }
+
+  /** pos: position string; legal: actions playable by this browser now. */
+  show({ pos, legal = [], last = null, hint = null, view = {} }) {
+    this.view = { ...this.view, ...view };
+    const model = this.game.parse(pos);
+    this.host.innerHTML = this.game.draw(model, this.view);
+    this.els = new Map();
+    for (const el of this.host.querySelectorAll('[data-key]')) this.els.set(el.dataset.key, el);
+    this.moves = new Map();
+    for (const action of legal) {
+      const at = this.game.locate(action);
+      if (!at) continue;
+      if (!this.moves.has(at.from)) this.moves.set(at.from, []);
+      this.moves.get(at.from).push({ ...at, action });
+    }
+    this.mark(last, 'last');
+    this.mark(hint, 'hint');
+    if (!this.moves.has(this.selected)) this.selected = null;
+    this.paint();
+  }
+
+  mark(action, cls) {
+    const at = action && this.game.locate(action);
+    if (!at) return;
+    for (const k of at.path || [at.from, at.to]) this.els.get(k)?.classList.add(cls);
+  }
+
+  paint() {
+    for (const [key, el] of this.els) {
+      const movable = this.moves.has(key);
+      el.classList.toggle('from', movable);
+      el.classList.toggle('sel', key === this.selected);
+      el.classList.remove('target');
+      el.removeAttribute('tabindex');
+      if (movable) el.setAttribute('tabindex', '0');
+    }
+    for (const m of this.moves.get(this.selected) || []) {
+      const el = this.els.get(m.to);
+      if (el) { el.classList.add('target'); el.setAttribute('tabindex', '0'); }
+    }
+    this.host.dataset.selected = this.selected || '';
+  }
+
+  select(key) {
+    this.selected = key;
+    this.paint();
+    this.host.dispatchEvent(new CustomEvent('selectionchange', { detail: key }));
+  }
+
+  keyAt(e) {
+    const el = document.elementFromPoint(e.clientX, e.clientY) || e.target;
+    return el?.closest?.('[data-key]')?.dataset.key || null;
+  }
+
+  pointerDown(e) {
+    const key = e.target.closest?.('[data-key]')?.dataset.key;
+    this.dragFrom = null;
+    if (key && this.moves.has(key) && key !== this.selected) {
+      this.select(key);
+      this.dragFrom = key;
+      this.justSelected = true;
+    }
+  }
+
+  pointerUp(e) {
+    if (!this.dragFrom) return;
+    const key = this.keyAt(e);
+    const from = this.dragFrom;
+    this.dragFrom = null;
+    if (key && key !== from && this.targets(from).some((m) => m.to === key)) {
+      this.suppressClick = true;
+      this.play(from, key);
+    }
+  }
+
+  click(e) {
+    if (this.suppressClick) { this.suppressClick = false; return; }
+    const key = e.target.closest?.('[data-key]')?.dataset.key;
+    if (this.justSelected) { this.justSelected = false; return; }
+    this.tap(key || null);
+  }
+
+  targets(from) {
+    return this.moves.get(from) || [];
+  }
+
+  /** A tap on `key`: play there, pick that piece, or drop the selection. */
+  tap(key) {
+    this.justSelected = false;
+    if (this.selected && this.targets(this.selected).some((m) => m.to === key)) {
+      this.play(this.selected, key);
+    } else if (key && this.moves.has(key) && key !== this.selected) {
+      this.select(key);
+    } else {
+      this.select(null);
+    }
+  }
+
+  play(from, to) {
+    const options = this.targets(from).filter((m) => m.to === to);
+    this.select(null);
+    if (options.length === 1) return this.onPlay(options[0].action);
+    choose(options).then((m) => m && this.onPlay(m.action));
+  }
+}
+
+/** Several actions share a from and a to: ask which one. */
+function choose(options) {
+  return new Promise((resolve) => {
+    const dlg = document.createElement('dialog');
+    dlg.className = 'chooser';
+    dlg.innerHTML = `<p>Which move?</p>${options
+      .map((m, i) => `<button type="button" data-i="${i}">${m.label || m.action}</button>`)
+      .join('')}<button type="button" class="ghost" data-i="-1">Cancel</button>`;
+    dlg.addEventListener('click', (e) => {
+      const i = e.target.dataset?.i;
+      if (i === undefined) return;
+      dlg.close();
+      dlg.remove();
+      resolve(options[Number(i)] || null);
+    });
+    document.body.append(dlg);
+    dlg.showModal();
+  });
+}

@@ -1,0 +1,78 @@
+// Dragonchess: three 12x8 boards, 3 = Sky, 2 = Ground, 1 = Underworld.
+// Square `2e4` = level, file a-l, rank 1-8. Position: the three levels
+// `3|2|1`, each FEN-like with ranks 8..1, then side `g`/`s`. Actions
+// `W2e2-2e3`, `R3f5x2f4` (the Dragon captures from afar), `W2c7-2c8=H`.
+import { cell } from '../board.js';
+
+const FILES = 'abcdefghijkl';
+const U = 10;
+const GAP = 8;
+const NAMES = {
+  S: 'Sylph', G: 'Griffin', R: 'Dragon', W: 'Warrior', O: 'Oliphant', U: 'Unicorn', H: 'Hero', T: 'Thief',
+  C: 'Cleric', M: 'Mage', K: 'King', P: 'Paladin', D: 'Dwarf', B: 'Basilisk', E: 'Elemental',
+};
+export const LEVELS = [
+  { n: 3, name: 'Sky' },
+  { n: 2, name: 'Ground' },
+  { n: 1, name: 'Underworld' },
+];
+
+export default {
+  levels: LEVELS,
+
+  parse(pos) {
+    const [boards = '', side = 'g'] = pos.split(' ');
+    const pieces = new Map();
+    boards.split('|').forEach((level, li) => {
+      const l = 3 - li;
+      level.split('/').forEach((rank, ri) => {
+        const r = 8 - ri;
+        let f = 0;
+        for (const m of rank.matchAll(/(\d+)|([A-Za-z])/g)) {
+          if (m[1]) { f += Number(m[1]); continue; }
+          const ch = m[2];
+          pieces.set(`${l}${FILES[f]}${r}`, { kind: ch.toUpperCase(), side: ch === ch.toUpperCase() ? 0 : 1 });
+          f += 1;
+        }
+      });
+    });
+    return { pieces, toMove: side === 's' ? 1 : 0 };
+  },
+
+  locate(action) {
+    const m = /^([A-Z])([1-3][a-l][1-8])([-x])([1-3][a-l][1-8])(=H)?[+#]?$/.exec(action);
+    if (!m) return null;
+    return { from: m[2], to: m[4], label: `${NAMES[m[1]] || m[1]} ${action}` };
+  },
+
+  /** view.level: show one level (phones) or all three side by side. */
+  draw(model, view) {
+    const shown = view.level ? LEVELS.filter((l) => l.n === view.level) : LEVELS;
+    const w = shown.length * 12 * U + (shown.length - 1) * GAP;
+    let out = `<svg class="board dragonchess" viewBox="-2 -9 ${w + 4} ${8 * U + 12}" role="img" aria-label="Dragonchess boards">`;
+    shown.forEach((lv, i) => {
+      const ox = i * (12 * U + GAP);
+      out += `<text class="lvname" x="${ox + 6 * U}" y="-3">${lv.n} · ${lv.name}</text>`;
+      out += `<g class="level l${lv.n}">`;
+      for (let r = 1; r <= 8; r++) {
+        for (let f = 0; f < 12; f++) {
+          const x = ox + (view.flip ? 11 - f : f) * U;
+          const y = (view.flip ? r - 1 : 8 - r) * U;
+          const light = (f + r - 1) % 2 === 1 ? 'light' : 'dark';
+          const key = `${lv.n}${FILES[f]}${r}`;
+          out += cell(key, `<rect class="sq ${light}" x="${x}" y="${y}" width="${U}" height="${U}"/>`, x + U / 2, y + U / 2, 1.8);
+          const p = model.pieces.get(key);
+          if (p) {
+            out += `<g class="piece p${p.side}${p.kind === 'K' ? ' king' : ''}"><circle cx="${x + U / 2}" cy="${y + U / 2}" r="4.2"/><text x="${x + U / 2}" y="${y + U / 2 + 2}">${p.kind}</text></g>`;
+          }
+        }
+      }
+      out += '</g>';
+    });
+    return out + '</svg>';
+  },
+
+  extra() {
+    return '<span class="muted">S Sylph · G Griffin · R Dragon · W Warrior · O Oliphant · U Unicorn · H Hero · T Thief · C Cleric · M Mage · K King · P Paladin · D Dwarf · B Basilisk · E Elemental</span>';
+  },
+};

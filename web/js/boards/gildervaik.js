@@ -1,0 +1,81 @@
+// Gildervaik: a triangle of 100 small triangles in 10 rows, a zone of 16
+// cells in each corner (A top, B bottom-right, C bottom-left), three seats.
+// Cell `e5` = row e (5th from the top), 5th cell from the left; odd numbers
+// point up. Position `A:e3,e5 B:e6 C:f7 / A ...`. Actions `d7-e8`,
+// `e5xe7xf9` (a capture path), `pass`.
+import { cell } from '../board.js';
+
+const S = 10;
+const H = S * Math.sqrt(3) / 2;
+const X0 = 5 * S;
+const ROWS = 'abcdefghij';
+
+function zone(r, c) {
+  if (r <= 3) return 0;
+  if (c >= 12) return 1;
+  if (r >= 6 && c <= 2 * (r - 6)) return 2;
+  return -1;
+}
+
+function corners(r, c) {
+  const k = Math.floor(c / 2);
+  const top = X0 - (r * S) / 2 + k * S;
+  const bot = X0 - ((r + 1) * S) / 2 + k * S;
+  const y0 = r * H;
+  const y1 = (r + 1) * H;
+  return c % 2 === 0
+    ? [[top, y0], [bot, y1], [bot + S, y1]]
+    : [[top, y0], [top + S, y0], [bot + S, y1]];
+}
+
+function centre(r, c) {
+  const p = corners(r, c);
+  return [(p[0][0] + p[1][0] + p[2][0]) / 3, (p[0][1] + p[1][1] + p[2][1]) / 3];
+}
+
+export default {
+  parse(pos) {
+    const [board, rest = ''] = pos.split(' / ');
+    const at = new Map();
+    for (const part of board.trim().split(/\s+/)) {
+      const m = /^([ABC]):(.*)$/.exec(part);
+      if (!m) continue;
+      for (const name of m[2].split(',').filter(Boolean)) at.set(name, 'ABC'.indexOf(m[1]));
+    }
+    return { at, toMove: 'ABC'.indexOf(rest.trim()[0]) };
+  },
+
+  locate(action) {
+    if (!/^[a-j]\d+([-x][a-j]\d+)+$/.test(action)) return null;
+    const path = action.split(/[-x]/);
+    const captures = action.includes('x');
+    return { from: path[0], to: path[path.length - 1], path, label: captures ? `capture ${action}` : action };
+  },
+
+  draw(model) {
+    let out = `<svg class="board gildervaik" viewBox="-3 -3 ${10 * S + 6} ${10 * H + 6}" role="img" aria-label="Gildervaik board">`;
+    for (let r = 0; r < 10; r++) {
+      for (let c = 0; c <= 2 * r; c++) {
+        const name = `${ROWS[r]}${c + 1}`;
+        const pts = corners(r, c).map((p) => p.map((v) => v.toFixed(2)).join(',')).join(' ');
+        const [cx, cy] = centre(r, c);
+        const z = zone(r, c);
+        const shape = `<polygon class="tri ${z < 0 ? 'mine' : `z${z}`} ${c % 2 ? 'down' : 'up'}" points="${pts}"/>`;
+        out += cell(name, shape, cx.toFixed(2), cy.toFixed(2), 1.3);
+      }
+    }
+    for (const [name, p] of model.at) {
+      const r = ROWS.indexOf(name[0]);
+      const c = Number(name.slice(1)) - 1;
+      const [cx, cy] = centre(r, c);
+      out += `<circle class="pawn p${p}" cx="${cx.toFixed(2)}" cy="${cy.toFixed(2)}" r="2.1"/>`;
+    }
+    return out + '</svg>';
+  },
+
+  extra(model) {
+    const n = [0, 0, 0];
+    for (const p of model.at.values()) n[p]++;
+    return ['A', 'B', 'C'].map((s, i) => `<span class="chip p${i}">${s}: ${n[i]} pawns</span>`).join(' ');
+  },
+};

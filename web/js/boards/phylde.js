@@ -1,0 +1,97 @@
+// Phylde: an 18x18 go-style board; soldiers (S), archers (A) and cavaliers
+// (C) stand in squares, each King on a point (a line crossing) whose four
+// squares stay free. Square `e5`; point `i1+` = the point at the north-east
+// corner of square i1. FEN ranks 18..1, `R`/`r` written on the King's
+// south-west square; side `S`/`N`; then the turn state (`S2:e6,g6`).
+// Actions `e5-e6`, `e5xe6`, `c3*c5` (shot), `i1+-i2+` (King), `end`.
+import { cell } from '../board.js';
+
+const FILES = 'abcdefghijklmnopqr';
+const U = 10;
+const GLYPH = { S: '•', A: '➶', C: '♞' };
+const NAMES = { S: 'soldier', A: 'archer', C: 'cavalier' };
+
+function sq(name) {
+  return [FILES.indexOf(name[0]), Number(name.slice(1)) - 1];
+}
+
+export default {
+  parse(fen) {
+    const [board = '', side = 'S', turn = '-'] = fen.split(' ');
+    const pieces = new Map();
+    const kings = [];
+    board.split('/').forEach((rank, i) => {
+      const y = 17 - i;
+      let x = 0;
+      for (const m of rank.matchAll(/(\d+)|([A-Za-z])/g)) {
+        if (m[1]) { x += Number(m[1]); continue; }
+        const ch = m[2];
+        const p = ch === ch.toUpperCase() ? 0 : 1;
+        if (ch.toUpperCase() === 'R') kings.push({ side: p, point: `${FILES[x]}${y + 1}+` });
+        else pieces.set(`${FILES[x]}${y + 1}`, { kind: ch.toUpperCase(), side: p });
+        x += 1;
+      }
+    });
+    const acted = new Set();
+    const t = /^([SACR])(\d):(.*)$/.exec(turn);
+    if (t) t[3].split(',').filter(Boolean).forEach((s) => acted.add(s));
+    return { pieces, kings, toMove: side === 'N' ? 1 : 0, acted, turnKind: t ? t[1] : null, turnCount: t ? Number(t[2]) : 0 };
+  },
+
+  locate(action) {
+    let m = /^([a-q]\d+\+)-([a-q]\d+\+)$/.exec(action);
+    if (m) return { from: m[1], to: m[2], label: `King ${action}` };
+    m = /^([a-r]\d+)([-x*])([a-r]\d+)$/.exec(action);
+    if (!m) return null;
+    const label = m[2] === '*' ? `Shoot ${m[3]} (stay on ${m[1]})` : m[2] === 'x' ? `Move and capture ${m[3]}` : `Move to ${m[3]}`;
+    return { from: m[1], to: m[3], label };
+  },
+
+  draw(model, view) {
+    const flip = view.flip;
+    const px = (x) => (flip ? 17 - x : x) * U;
+    const py = (y) => (flip ? y : 17 - y) * U;
+    let out = `<svg class="board phylde" viewBox="-8 -8 196 196" role="img" aria-label="Phylde board">`;
+    out += `<rect class="wood" x="-6" y="-6" width="192" height="192" rx="3"/>`;
+    for (let y = 0; y < 18; y++) {
+      for (let x = 0; x < 18; x++) {
+        const name = `${FILES[x]}${y + 1}`;
+        out += cell(name, `<rect class="sq" x="${px(x)}" y="${py(y)}" width="${U}" height="${U}"/>`, px(x) + U / 2, py(y) + U / 2, 1.8);
+      }
+    }
+    for (let i = 0; i <= 18; i++) {
+      out += `<line class="grid" x1="${i * U}" y1="0" x2="${i * U}" y2="${18 * U}"/><line class="grid" x1="0" y1="${i * U}" x2="${18 * U}" y2="${i * U}"/>`;
+    }
+    for (let i = 0; i < 18; i++) {
+      out += `<text class="coord" x="${px(i) + U / 2}" y="${18 * U + 4.5}">${FILES[i]}</text><text class="coord" x="-4" y="${py(i) + U / 2 + 1.2}">${i + 1}</text>`;
+    }
+    for (const [name, p] of model.pieces) {
+      const [x, y] = sq(name);
+      const acted = model.acted.has(name) ? ' acted' : '';
+      out += `<g class="piece p${p.side}${acted}" aria-label="${NAMES[p.kind] || p.kind}"><circle cx="${px(x) + U / 2}" cy="${py(y) + U / 2}" r="4.1"/><text x="${px(x) + U / 2}" y="${py(y) + U / 2 + 2}">${GLYPH[p.kind] || p.kind}</text></g>`;
+    }
+    // Points: the King's, and every point a King could step to.
+    for (let X = 1; X <= 17; X++) {
+      for (let Y = 1; Y <= 17; Y++) {
+        const name = `${FILES[X - 1]}${Y}+`;
+        const cx = flip ? (18 - X) * U : X * U;
+        const cy = flip ? Y * U : (18 - Y) * U;
+        out += `<g class="cell pt" data-key="${name}"><circle class="hit" cx="${cx}" cy="${cy}" r="3"/><circle class="mark" cx="${cx}" cy="${cy}" r="2"/></g>`;
+      }
+    }
+    for (const k of model.kings) {
+      const [x, y] = sq(k.point.slice(0, -1));
+      const cx = flip ? (17 - x) * U : (x + 1) * U;
+      const cy = flip ? (y + 1) * U : (17 - y) * U;
+      out += `<g class="king p${k.side}"><circle class="quad" cx="${cx}" cy="${cy}" r="9"/><circle cx="${cx}" cy="${cy}" r="5.5"/><text x="${cx}" y="${cy + 2.6}">♔</text></g>`;
+    }
+    return out + '</svg>';
+  },
+
+  extra(model) {
+    if (!model.turnKind) return '';
+    const limit = { S: 5, A: 2, C: 1, R: 1 }[model.turnKind];
+    const name = { S: 'soldiers', A: 'archers', C: 'cavalier', R: 'King' }[model.turnKind];
+    return `<span>This turn: ${name}, ${model.turnCount} of ${limit} actions</span>`;
+  },
+};

@@ -1,0 +1,103 @@
+// Ad Elta Stelpur: a 2x12 board, cells 1..24 round one circuit, rune
+// corners, two dice. Position: `<p1 cells>/<p2 cells> <to move> <dice> ...`
+// with dice `-` or `a-b:v,v[@cell][x]`. Actions `6:6-12`, `1:9x13`, `pass`.
+//
+//   North  24 23 22 21 20 19 | 18 17 16 15 14 13
+//   South   1  2  3  4  5  6 |  7  8  9 10 11 12
+import { cell } from '../board.js';
+
+const RUNES = { 1: 'ᚠ', 6: 'ᚢ', 7: 'ᚦ', 12: 'ᚨ', 13: 'ᚱ', 18: 'ᚲ', 19: 'ᚷ', 24: 'ᚹ' };
+const U = 10;
+
+function cells(list) {
+  return list ? list.split(',').filter(Boolean).map(Number) : [];
+}
+
+export function parseDice(field) {
+  if (!field || field === '-') return null;
+  const m = /^(\d+)-(\d+)(?::([\d,]*))?(?:@(\d+))?(x?)$/.exec(field);
+  if (!m) return null;
+  return {
+    roll: [Number(m[1]), Number(m[2])],
+    left: m[3] ? m[3].split(',').filter(Boolean).map(Number) : [],
+    at: m[4] ? Number(m[4]) : null,
+  };
+}
+
+function xy(c, flip) {
+  let col = c <= 12 ? c : 25 - c; // 1..12
+  let row = c <= 12 ? 1 : 0; // 0 = North (top)
+  if (flip) { col = 13 - col; row = 1 - row; }
+  const x = (col - 1) * U + (col > 6 ? 2 : 0);
+  return [x, row * U];
+}
+
+function pips(n, x, y, s) {
+  const spots = {
+    1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
+    4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
+    6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
+  }[n] || [];
+  return spots.map(([i, j]) => `<circle cx="${x + s * (0.25 + 0.25 * i)}" cy="${y + s * (0.25 + 0.25 * j)}" r="${s * 0.09}"/>`).join('');
+}
+
+/** Two dice as SVG, the used ones dimmed. */
+export function diceSvg(dice) {
+  if (!dice) return '';
+  const left = [...dice.left];
+  const faces = dice.roll.map((d) => {
+    const i = left.indexOf(d);
+    const live = i >= 0 || (d === dice.roll[0] && d === dice.roll[1] && left.length > 0);
+    if (i >= 0) left.splice(i, 1);
+    return { d, live };
+  });
+  return `<svg class="dice" viewBox="0 0 46 22" role="img" aria-label="roll ${dice.roll.join('-')}">${faces
+    .map((f, i) => `<g class="die${f.live ? '' : ' used'}"><rect x="${1 + i * 24}" y="1" width="20" height="20" rx="4"/><g class="pips">${pips(f.d, 1 + i * 24, 1, 20)}</g></g>`)
+    .join('')}</svg>`;
+}
+
+export default {
+  parse(pos) {
+    const [board = '/', toMove = '1', dice = '-'] = pos.split(' ');
+    const [a, b] = board.split('/');
+    return { p: [cells(a), cells(b)], toMove: Number(toMove) - 1, dice: parseDice(dice) };
+  },
+
+  locate(action) {
+    const m = /^(\d+):(\d+)([-x])(\d+)$/.exec(action);
+    if (!m) return null;
+    const verb = m[3] === 'x' ? 'captures on' : 'to';
+    return { from: m[2], to: m[4], label: `Die ${m[1]}: ${m[2]} ${verb} ${m[4]}` };
+  },
+
+  draw(model, view) {
+    const flip = view.flip;
+    let out = `<svg class="board stelpur" viewBox="-2 -6 126 32" role="img" aria-label="Ad Elta Stelpur board">`;
+    out += `<rect class="frame" x="-2" y="-2" width="126" height="24" rx="2"/>`;
+    out += `<line class="mid" x1="${6 * U + 1}" y1="-1" x2="${6 * U + 1}" y2="21"/>`;
+    for (let c = 1; c <= 24; c++) {
+      const [x, y] = xy(c, flip);
+      const corner = RUNES[c];
+      const shape = `<rect class="sq${corner ? ' rune' : ''}" x="${x + 0.4}" y="${y + 0.4}" width="${U - 0.8}" height="${U - 0.8}" rx="1.2"/>` +
+        (corner ? `<text class="runeglyph" x="${x + U / 2}" y="${y + U / 2 + 2.6}">${corner}</text>` : '') +
+        `<text class="num" x="${x + 1.3}" y="${y + 2.6}">${c}</text>`;
+      out += cell(String(c), shape, x + U / 2, y + U / 2, 1.6);
+    }
+    model.p.forEach((list, side) => {
+      for (const c of list) {
+        const [x, y] = xy(c, flip);
+        out += `<circle class="pawn p${side}" cx="${x + U / 2}" cy="${y + U / 2}" r="3.4"/>`;
+      }
+    });
+    const lab = flip ? ['South', 'North'] : ['North', 'South'];
+    out += `<text class="side" x="0" y="-2.8">${lab[0]} row</text><text class="side" x="0" y="25.5">${lab[1]} row · both move → round the circuit</text>`;
+    return out + '</svg>';
+  },
+
+  /** The dice and what is left of them, for under the board. */
+  extra(model) {
+    if (!model.dice) return '<span class="muted">waiting for the roll</span>';
+    const left = model.dice.left.length ? `left: ${model.dice.left.join(', ')}` : '';
+    return `${diceSvg(model.dice)} <span>roll ${model.dice.roll.join('-')} ${left}</span>`;
+  },
+};
