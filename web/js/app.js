@@ -150,7 +150,7 @@ async function newGame(name) {
     const kinds = [...main.querySelectorAll('.seatkind')].map((s) => s.value);
     const seats = kinds.map((k, i) => (k === 'ai'
       ? { type: 'ai', level: main.querySelector(`[data-level="${i}"]`).value }
-      : { type: 'human', name: k === 'me' ? playerName() || undefined : undefined }));
+      : { type: 'human', invite: k === 'friend', name: k === 'me' ? playerName() || undefined : undefined }));
     try {
       const res = await api('/api/games', { spec, seats });
       for (const t of res.tokens) rememberSeat(res.id, t.seat, t.token, kinds[t.seat] === 'friend');
@@ -186,7 +186,7 @@ async function route() {
 
 const soundButton = document.getElementById('sound-toggle');
 const showSound = () => {
-  soundButton.textContent = soundOn() ? '🔊' : '🔇';
+  soundButton.textContent = soundOn() ? 'Sound on' : 'Sound off';
   soundButton.setAttribute('aria-pressed', String(soundOn()));
 };
 soundButton.addEventListener('click', () => { setSound(!soundOn()); showSound(); });

@@ -106,11 +106,11 @@ export class GamePage {
           <p class="status" aria-live="polite"></p>
           <div class="controls row"></div>
           <div class="replay row">
-            <button type="button" data-nav="first" title="Start (Home)">⏮</button>
+            <button type="button" data-nav="first" title="Start (Home)">|◀</button>
             <button type="button" data-nav="prev" title="Back (←)">◀</button>
             <span class="plyinfo"></span>
             <button type="button" data-nav="next" title="Forward (→)">▶</button>
-            <button type="button" data-nav="last" title="Now (End)">⏭</button>
+            <button type="button" data-nav="last" title="Now (End)">▶|</button>
           </div>
           <ol class="moves" aria-label="Moves"></ol>
           <form class="typemove row">
@@ -275,7 +275,7 @@ export class GamePage {
       legal: myTurn ? s.legal : [],
       last: lastMove,
       hint: live ? this.hint : null,
-      view: { flip: this.flipped(), level },
+      view: { flip: this.flipped(), level, narrow: narrow.matches },
     });
     this.tabs();
     let model = null;
@@ -317,7 +317,7 @@ export class GamePage {
     const moves = this.el('.moves');
     moves.innerHTML = g.history.map((e, i) => {
       const who = e.actor === null ? 'chance' : `p${e.actor}`;
-      const text = e.actor === null ? `🎲 ${e.text}` : e.text;
+      const text = e.actor === null ? `roll ${e.text}` : e.text;
       return `<li data-ply="${i + 1}" class="${who}${i + 1 === ply ? ' at' : ''}" tabindex="-1">${esc(text)}</li>`;
     }).join('');
     moves.querySelector('.at')?.scrollIntoView({ block: 'nearest' });

@@ -42,6 +42,10 @@ pub struct SeatRequest {
     pub level: Option<String>,
     #[serde(default)]
     pub name: Option<String>,
+    /// A seat for a friend, joined when the invite link is opened (the
+    /// creator's own seats are joined at once).
+    #[serde(default)]
+    pub invite: bool,
 }
 
 /// A new game: a spec string, optionally a start position, the seats.
@@ -186,7 +190,7 @@ impl App {
                     .map(|n| clean_name(&n))
                     .unwrap_or_default();
                 Ok(Seat {
-                    joined: kind == SeatKind::Ai || !name.is_empty(),
+                    joined: !req.is_some_and(|r| r.invite),
                     kind,
                     level,
                     token: random_token(),

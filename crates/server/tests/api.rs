@@ -30,7 +30,7 @@ struct Server {
     router: Router,
 }
 
-fn start(registry: Registry, db: &PathBuf) -> Server {
+fn start(registry: Registry, db: &std::path::Path) -> Server {
     let (router, app) = tabula_server::build(registry, db, Duration::ZERO).expect("open");
     app.resume_ai();
     Server { router }

@@ -68,7 +68,7 @@ export default {
     for (const [name, p] of model.pieces) {
       const [x, y] = sq(name);
       const acted = model.acted.has(name) ? ' acted' : '';
-      out += `<g class="piece p${p.side}${acted}" aria-label="${NAMES[p.kind] || p.kind}"><circle cx="${px(x) + U / 2}" cy="${py(y) + U / 2}" r="4.1"/><text x="${px(x) + U / 2}" y="${py(y) + U / 2 + 2}">${GLYPH[p.kind] || p.kind}</text></g>`;
+      out += `<g class="piece p${p.side}${acted}" aria-label="${NAMES[p.kind] || p.kind}"><circle cx="${px(x) + U / 2}" cy="${py(y) + U / 2}" r="3.8"/><text x="${px(x) + U / 2}" y="${py(y) + U / 2 + 2}">${GLYPH[p.kind] || p.kind}</text></g>`;
     }
     // Points: the King's, and every point a King could step to.
     for (let X = 1; X <= 17; X++) {

@@ -6,7 +6,18 @@
 //   South   1  2  3  4  5  6 |  7  8  9 10 11 12
 import { cell } from '../board.js';
 
-const RUNES = { 1: 'ᚠ', 6: 'ᚢ', 7: 'ᚦ', 12: 'ᚨ', 13: 'ᚱ', 18: 'ᚲ', 19: 'ᚷ', 24: 'ᚹ' };
+// The rune of each corner, drawn as strokes in a unit box (no font needed):
+// fehu, uruz, thurisaz, ansuz, raidho, kaunan, gebo, wunjo.
+const RUNES = {
+  1: 'M.35 .1V.9M.35 .5L.7 .25M.35 .3L.7 .08',
+  6: 'M.3 .9V.1L.7 .35V.9',
+  7: 'M.35 .1V.9M.35 .3L.65 .5L.35 .7',
+  12: 'M.35 .1V.9M.35 .1L.7 .3M.35 .35L.7 .55',
+  13: 'M.35 .9V.1L.65 .3L.35 .5L.65 .9',
+  18: 'M.65 .2L.35 .5L.65 .8',
+  19: 'M.3 .2L.7 .8M.7 .2L.3 .8',
+  24: 'M.35 .9V.1L.65 .3L.35 .5',
+};
 const U = 10;
 
 function cells(list) {
@@ -24,12 +35,13 @@ export function parseDice(field) {
   };
 }
 
-function xy(c, flip) {
+/** Top-left corner of cell `c`; `tall` = the board turned upright (phones). */
+function xy(c, flip, tall) {
   let col = c <= 12 ? c : 25 - c; // 1..12
   let row = c <= 12 ? 1 : 0; // 0 = North (top)
   if (flip) { col = 13 - col; row = 1 - row; }
-  const x = (col - 1) * U + (col > 6 ? 2 : 0);
-  return [x, row * U];
+  const along = (col - 1) * U + (col > 6 ? 2 : 0);
+  return tall ? [row * U, along] : [along, row * U];
 }
 
 function pips(n, x, y, s) {
@@ -72,25 +84,27 @@ export default {
 
   draw(model, view) {
     const flip = view.flip;
-    let out = `<svg class="board stelpur" viewBox="-2 -6 126 32" role="img" aria-label="Ad Elta Stelpur board">`;
-    out += `<rect class="frame" x="-2" y="-2" width="126" height="24" rx="2"/>`;
-    out += `<line class="mid" x1="${6 * U + 1}" y1="-1" x2="${6 * U + 1}" y2="21"/>`;
+    const tall = !!view.narrow;
+    const [w, h] = tall ? [20, 122] : [122, 20];
+    let out = `<svg class="board stelpur${tall ? ' tall' : ''}" viewBox="-2 -2 ${w + 4} ${h + 4}" role="img" aria-label="Ad Elta Stelpur board">`;
+    out += `<rect class="frame" x="-2" y="-2" width="${w + 4}" height="${h + 4}" rx="2"/>`;
+    out += tall
+      ? `<line class="mid" x1="-1" y1="${6 * U + 1}" x2="21" y2="${6 * U + 1}"/>`
+      : `<line class="mid" x1="${6 * U + 1}" y1="-1" x2="${6 * U + 1}" y2="21"/>`;
     for (let c = 1; c <= 24; c++) {
-      const [x, y] = xy(c, flip);
-      const corner = RUNES[c];
-      const shape = `<rect class="sq${corner ? ' rune' : ''}" x="${x + 0.4}" y="${y + 0.4}" width="${U - 0.8}" height="${U - 0.8}" rx="1.2"/>` +
-        (corner ? `<text class="runeglyph" x="${x + U / 2}" y="${y + U / 2 + 2.6}">${corner}</text>` : '') +
+      const [x, y] = xy(c, flip, tall);
+      const rune = RUNES[c];
+      const shape = `<rect class="sq${rune ? ' rune' : ''}" x="${x + 0.4}" y="${y + 0.4}" width="${U - 0.8}" height="${U - 0.8}" rx="1.2"/>` +
+        (rune ? `<path class="runeglyph" transform="translate(${x + 1.5} ${y + 1.5}) scale(7)" d="${rune}"/>` : '') +
         `<text class="num" x="${x + 1.3}" y="${y + 2.6}">${c}</text>`;
       out += cell(String(c), shape, x + U / 2, y + U / 2, 1.6);
     }
     model.p.forEach((list, side) => {
       for (const c of list) {
-        const [x, y] = xy(c, flip);
+        const [x, y] = xy(c, flip, tall);
         out += `<circle class="pawn p${side}" cx="${x + U / 2}" cy="${y + U / 2}" r="3.4"/>`;
       }
     });
-    const lab = flip ? ['South', 'North'] : ['North', 'South'];
-    out += `<text class="side" x="0" y="-2.8">${lab[0]} row</text><text class="side" x="0" y="25.5">${lab[1]} row · both move → round the circuit</text>`;
     return out + '</svg>';
   },
 
