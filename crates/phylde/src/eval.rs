@@ -2,7 +2,7 @@
 //! on each King (how many of its quad squares have distinct attackers).
 
 use crate::action::Action;
-use crate::geometry::{ray_between, step};
+use crate::geometry::{ray_between, step, Sq};
 use crate::pieces::{quad_cell, Class, Kind, Side, CLASS, EMPTY};
 use crate::state::Phylde;
 use tabula_core::{Evaluate, Player};
@@ -24,21 +24,18 @@ impl Phylde {
 
     /// Whether the piece stepping `from`→`to` attacks a square of the enemy
     /// King's quad once there.
-    fn step_attacks_enemy_quad(&self, from: usize, to: usize) -> bool {
-        let Some(kind) = self.action_kind(Action::Step {
-            from: crate::Sq(from as u16),
-            to: crate::Sq(to as u16),
-        }) else {
+    fn step_attacks_enemy_quad(&self, from: Sq, to: Sq) -> bool {
+        let Some((_, kind)) = self.piece(from) else {
             return false;
         };
         let enemy = self.side.other();
         let enemy_quad = quad_cell(enemy);
-        self.kings[enemy.index()].quad().iter().any(|q| {
-            ray_between(crate::Sq(to as u16), *q).is_some_and(|(d, dist)| {
+        self.kings[enemy.index()].quad().iter().any(|&q| {
+            ray_between(to, q).is_some_and(|(d, dist)| {
                 dist <= kind.range()
                     && (1..dist).all(|k| {
-                        let s = step(to, d, k);
-                        s == from || self.board[s] == EMPTY || self.board[s] == enemy_quad
+                        let s = step(to.index(), d, k);
+                        s == from.index() || self.board[s] == EMPTY || self.board[s] == enemy_quad
                     })
             })
         })
@@ -59,7 +56,7 @@ impl Evaluate for Phylde {
             Action::Shot { .. } => true,
             Action::Step { from, to } => {
                 CLASS[self.side.index()][self.board[to.index()] as usize] == Class::Enemy
-                    || self.step_attacks_enemy_quad(from.index(), to.index())
+                    || self.step_attacks_enemy_quad(from, to)
             }
             Action::King { .. } | Action::EndTurn => false,
         }

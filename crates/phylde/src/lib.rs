@@ -26,7 +26,7 @@ pub use action::Action;
 pub use geometry::{Pt, Sq};
 pub use notation::{format_turn, parse_turn, turn_records};
 pub use options::{Options, Setup};
-pub use pieces::{Kind, Side};
+pub use pieces::{Bits, Kind, Side};
 pub use state::{Phylde, TurnState};
 pub use turns::{whole_turns, TurnList, WholeTurn};
 

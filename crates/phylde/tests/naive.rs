@@ -67,10 +67,16 @@ fn limit(kind: Kind) -> u8 {
 
 /// Spec §6 and §8, read literally.
 fn naive_actions(g: &Phylde) -> HashSet<Action> {
-    let mut out = HashSet::new();
     if g.outcome().is_some() {
-        return out;
+        return HashSet::new();
     }
+    actions_on_board(g, false)
+}
+
+/// The actions the board allows the side to move, game over or not (only
+/// the first piece's with `first_only`).
+fn actions_on_board(g: &Phylde, first_only: bool) -> HashSet<Action> {
+    let mut out = HashSet::new();
     let me = g.side_to_move();
     let ts = g.turn_state();
     for y in 0..N {
@@ -78,6 +84,9 @@ fn naive_actions(g: &Phylde) -> HashSet<Action> {
             let Some((side, kind)) = piece(g, (x, y)) else {
                 continue;
             };
+            if first_only && !out.is_empty() {
+                return out;
+            }
             if side != me
                 || ts.kind.is_some_and(|k| k != kind)
                 || ts.acted.contains(sq(x, y).index())
@@ -222,6 +231,16 @@ fn compare(g: &Phylde) -> usize {
             );
         }
         let still_mid_turn = child.side_to_move() == mover;
+        if !still_mid_turn {
+            // Between turns, the mover wins only by immobility (self-exposure
+            // loses, draws draw), and the next player has an action otherwise.
+            let immobile = actions_on_board(&child, true).is_empty();
+            match child.outcome() {
+                Some(Outcome::Win(p)) if p == Player(mover as u8) => assert!(immobile),
+                None => assert!(!immobile, "no action left at {}", child.position()),
+                _ => {}
+            }
+        }
         if still_mid_turn && a != Action::EndTurn {
             let won = child.outcome() == Some(Outcome::Win(Player(mover as u8)));
             assert_eq!(
