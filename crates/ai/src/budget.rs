@@ -4,6 +4,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Share of the time budget searched: the rest is left for what follows
+/// the search (building the answer, freeing the tree), so the whole
+/// decision stays within the budget.
+const DEADLINE_SHARE: f64 = 0.95;
+
 /// What a caller allows one decision. A `None` field means "the agent's own
 /// default"; `Limits::default()` leaves everything to the agent.
 #[derive(Clone, Debug, Default)]
@@ -54,7 +59,7 @@ impl Budget {
         };
         Budget {
             start,
-            deadline: time.map(|t| start + t),
+            deadline: time.map(|t| start + t.mul_f64(DEADLINE_SHARE)),
             iterations,
             cancel: limits.cancel.clone().or_else(|| defaults.cancel.clone()),
         }

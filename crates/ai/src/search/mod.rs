@@ -168,7 +168,7 @@ impl<G: Evaluate> Searcher<G> {
             let mate_seen = best.abs() >= DECIDED && WIN - best.abs() <= depth;
             if ranked.len() == 1
                 || mate_seen
-                || self.budget.time_used().is_some_and(|t| t > 0.45)
+                || self.budget.time_used().is_some_and(|t| t > 0.6)
                 || self.budget.exhausted(self.nodes)
             {
                 break;
