@@ -152,7 +152,7 @@ impl Dir {
 pub struct Ray {
     cells: [u8; MAX_RAY],
     len: u8,
-    /// All cells of the ray, to skip empty rays at once.
+    /// All cells of the ray.
     pub mask: u128,
 }
 
@@ -169,7 +169,7 @@ impl Ray {
     }
 }
 
-const fn build_rays() -> [[Ray; 6]; CELLS] {
+pub(crate) const fn build_rays() -> [[Ray; 6]; CELLS] {
     let empty = Ray {
         cells: [0; MAX_RAY],
         len: 0,

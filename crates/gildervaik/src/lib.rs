@@ -14,6 +14,7 @@
 mod eval;
 mod game;
 pub mod geometry;
+mod jumps;
 mod movegen;
 mod moves;
 mod notation;

@@ -1,43 +1,14 @@
-//! Legal moves (spec §2, C1, W1–W4), generated from the precomputed rays
-//! with 100-bit sets and no allocation.
-//!
-//! A jump segment from `x` is decided by the first pawn met on a ray: only
-//! it can be the centre (§10), so each cell has at most one segment per
-//! direction.
+//! Legal moves (spec C1, W1–W4), generated with 100-bit sets and no
+//! allocation: conquest jump chains as a flood fill of landing cells, warrior
+//! capture sequences as a depth-first search.
 
 use crate::geometry::{
-    opposing_zones, zone_of, Cell, Cells, Ray, Seat, ALL_BOARD, MINEFIELD, NEIGHBOURS, RAYS, ZONES,
+    centre, opposing_zones, zone_of, Cell, Cells, Seat, ALL_BOARD, MINEFIELD, NEIGHBOURS, ZONES,
 };
+use crate::jumps::{JumpBoard, Strips};
 use crate::moves::{Move, MAX_PATH};
 use crate::options::{Continuation, Mode, Removal, Untouchable};
 use crate::state::Gildervaik;
-
-/// The jump segment along `ray` over the pawns `occ`: `(centre, landing)`
-/// when the first pawn met, `y_{k+1}`, is followed by `k` empty cells and
-/// then an empty landing cell `y_{2k+2}`. Without `long`, only `k = 0`.
-#[inline(always)]
-pub(crate) fn segment(ray: &Ray, occ: u128, long: bool) -> Option<(Cell, Cell)> {
-    if ray.mask & occ == 0 || ray.len() < 2 {
-        return None;
-    }
-    let mut k = 0;
-    while occ & ray.cell(k).bit() == 0 {
-        if !long {
-            return None;
-        }
-        k += 1;
-    }
-    let land = 2 * k + 1;
-    if land >= ray.len() {
-        return None;
-    }
-    for i in k + 1..=land {
-        if occ & ray.cell(i).bit() != 0 {
-            return None;
-        }
-    }
-    Some((ray.cell(k), ray.cell(land)))
-}
 
 /// Where a pawn of `seat` on `x` may land under `confine_in_target`: inside
 /// the opposing zone it stands in, or anywhere.
@@ -46,6 +17,14 @@ fn fence(seat: Seat, x: Cell) -> u128 {
     match zone_of(x) {
         Some(z) if z != seat => ZONES[z],
         _ => ALL_BOARD,
+    }
+}
+
+/// One quiet move from `from` to each cell of `targets`, in id order.
+#[inline]
+fn push_quiet(out: &mut Vec<Move>, from: Cell, targets: u128) {
+    for to in Cells(targets) {
+        out.push(Move::quiet(from, to));
     }
 }
 
@@ -103,43 +82,40 @@ impl Gildervaik {
         let seat = self.to_move;
         let own = self.pawns[seat];
         let all = self.occupied();
-        let centres = if self.opts.jump_own_pawns {
-            all
-        } else {
-            all & !own
-        };
         let long = self.opts.conquest_long_jumps;
         let chain = self.opts.chain_jumps;
         let confine = self.opts.confine_in_target;
-        let mut stack = [Cell::of(0); 100];
-        for from in Cells(own) {
-            // The start cell counts as empty during the move.
-            let occ = all & !from.bit();
-            let fenced = |x: Cell| if confine { fence(seat, x) } else { ALL_BOARD };
-            let mut targets = NEIGHBOURS[from.id()] & !all & fenced(from);
-            if centres != 0 {
-                let mut visited = from.bit();
-                stack[0] = from;
-                let mut sp = 1;
-                while sp > 0 {
-                    sp -= 1;
-                    let x = stack[sp];
-                    let allowed = fenced(x) & !visited;
-                    for ray in &RAYS[x.id()] {
-                        if let Some((c, l)) = segment(ray, occ, long) {
-                            if centres & c.bit() != 0 && allowed & l.bit() != 0 {
-                                visited |= l.bit();
-                                if chain {
-                                    stack[sp] = l;
-                                    sp += 1;
-                                }
-                            }
-                        }
-                    }
-                }
-                targets |= visited & !from.bit();
+        let mut board = JumpBoard {
+            occupied: self.strips,
+            centres: self.strips,
+            long,
+        };
+        if !self.opts.jump_own_pawns {
+            for x in Cells(own) {
+                board.centres.toggle(x);
             }
-            out.extend(Cells(targets).map(|to| Move::quiet(from, to)));
+        }
+        let fenced = |x: Cell| if confine { fence(seat, x) } else { ALL_BOARD };
+        for from in Cells(own) {
+            let steps = NEIGHBOURS[from.id()] & !all & fenced(from);
+            // A pawn's own cell is not on its rays, so its first segments
+            // need no change to the board.
+            let first = board.landings(from) & fenced(from);
+            let mut reached = from.bit() | first;
+            if chain && first != 0 {
+                // The start cell counts as empty during the move.
+                board.occupied.toggle(from);
+                let mut todo = first;
+                while todo != 0 {
+                    let x = Cell::of(todo.trailing_zeros() as u8);
+                    todo &= todo - 1;
+                    let new = board.landings(x) & fenced(x) & !reached;
+                    reached |= new;
+                    todo |= new;
+                }
+                board.occupied.toggle(from);
+            }
+            push_quiet(out, from, steps | (reached & !from.bit()));
         }
     }
 
@@ -159,9 +135,19 @@ impl Gildervaik {
             };
             capturable |= self.pawns[s] & exposed;
         }
-        if capturable != 0 {
+        // Cells a jump could start over: neighbours, or anything for long jumps.
+        let near = if long {
+            ALL_BOARD
+        } else {
+            Cells(own).fold(0, |m, x| m | NEIGHBOURS[x.id()])
+        };
+        if capturable & near != 0 {
             let mut search = CaptureSearch {
-                long,
+                board: JumpBoard {
+                    occupied: self.strips,
+                    centres: Strips::new(capturable),
+                    long,
+                },
                 optional: self.opts.capture_continuation == Continuation::Optional,
                 end_of_move: self.opts.capture_removal == Removal::EndOfMove,
                 from: Cell::of(0),
@@ -170,7 +156,9 @@ impl Gildervaik {
             };
             for from in Cells(own) {
                 search.from = from;
-                search.extend(from, 0, all & !from.bit(), capturable);
+                search.board.occupied.toggle(from);
+                search.extend(from, 0);
+                search.board.occupied.toggle(from);
             }
             if !out.is_empty() {
                 if self.opts.majority_capture {
@@ -187,25 +175,28 @@ impl Gildervaik {
         if self.opts.untouchable == Untouchable::NoJump {
             centres &= !in_opposing_zones(&self.pawns);
         }
+        let any_jump = centres & near != 0;
+        let board = JumpBoard {
+            occupied: self.strips,
+            centres: if any_jump {
+                Strips::new(centres)
+            } else {
+                Strips::default()
+            },
+            long,
+        };
         for from in Cells(own) {
-            let mut targets = NEIGHBOURS[from.id()] & !all;
-            if centres != 0 {
-                for ray in &RAYS[from.id()] {
-                    if let Some((c, l)) = segment(ray, all, long) {
-                        if centres & c.bit() != 0 {
-                            targets |= l.bit();
-                        }
-                    }
-                }
-            }
-            out.extend(Cells(targets).map(|to| Move::quiet(from, to)));
+            let steps = NEIGHBOURS[from.id()] & !all;
+            let jumps = if any_jump { board.landings(from) } else { 0 };
+            push_quiet(out, from, steps | jumps);
         }
     }
 }
 
 /// Depth-first search of warrior capture sequences for one pawn (W4).
 struct CaptureSearch<'a> {
-    long: bool,
+    /// The pawns that block (the mover excluded) and those still capturable.
+    board: JumpBoard,
     optional: bool,
     end_of_move: bool,
     from: Cell,
@@ -214,30 +205,28 @@ struct CaptureSearch<'a> {
 }
 
 impl CaptureSearch<'_> {
-    /// Continue from `x` after `depth` captures; `occ` holds the pawns that
-    /// block (the mover excluded), `capturable` those that may still be taken.
-    fn extend(&mut self, x: Cell, depth: usize, occ: u128, capturable: u128) {
-        let mut continued = false;
-        for ray in &RAYS[x.id()] {
-            let Some((c, l)) = segment(ray, occ, self.long) else {
-                continue;
-            };
-            if capturable & c.bit() == 0 {
-                continue;
-            }
-            continued = true;
+    /// Continue from `x` after `depth` captures.
+    fn extend(&mut self, x: Cell, depth: usize) {
+        let landings = self.board.landings(x);
+        for l in Cells(landings) {
+            let Some(c) = centre(x, l) else { continue };
             self.path[depth] = l;
             if self.optional {
                 self.emit(depth + 1);
             }
-            let occ = if self.end_of_move {
-                occ
-            } else {
-                occ & !c.bit()
-            };
-            self.extend(l, depth + 1, occ, capturable & !c.bit());
+            // A captured pawn cannot be jumped again; removed at once, it
+            // stops blocking too.
+            self.board.centres.toggle(c);
+            if !self.end_of_move {
+                self.board.occupied.toggle(c);
+            }
+            self.extend(l, depth + 1);
+            self.board.centres.toggle(c);
+            if !self.end_of_move {
+                self.board.occupied.toggle(c);
+            }
         }
-        if !continued && depth > 0 && !self.optional {
+        if landings == 0 && depth > 0 && !self.optional {
             self.emit(depth);
         }
     }

@@ -2,8 +2,8 @@
 //! (warrior capture path), `pass`. On input a conquest jump may also be
 //! given by its full path, `e5-e7-g7` for `e5-g7`.
 
-use crate::geometry::{centre, Cell, RAYS};
-use crate::movegen::segment;
+use crate::geometry::Cell;
+use crate::jumps::JumpBoard;
 use crate::moves::Move;
 use crate::options::Mode;
 use crate::state::Gildervaik;
@@ -95,19 +95,19 @@ impl Gildervaik {
             return false;
         }
         let occ = self.occupied() & !cells[0].bit();
+        let centres = if self.opts.jump_own_pawns {
+            occ
+        } else {
+            occ & !self.pawns[seat]
+        };
+        let board = JumpBoard::new(occ, centres, self.opts.conquest_long_jumps);
         let mut visited = cells[0].bit();
         cells.windows(2).all(|pair| {
             let (x, to) = (pair[0], pair[1]);
-            let Some(c) = centre(x, to) else {
-                return false;
-            };
-            let segment_ok = RAYS[x.id()]
-                .iter()
-                .any(|ray| segment(ray, occ, self.opts.conquest_long_jumps) == Some((c, to)));
-            let centre_ok = self.opts.jump_own_pawns || self.pawns[seat] & c.bit() == 0;
+            let segment_ok = board.landings(x) & to.bit() != 0;
             let fresh = visited & to.bit() == 0;
             visited |= to.bit();
-            segment_ok && centre_ok && fresh && self.may_land(x, to)
+            segment_ok && fresh && self.may_land(x, to)
         })
     }
 }

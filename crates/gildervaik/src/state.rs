@@ -2,6 +2,7 @@
 //! the counters the end-of-game rules read. No heap: cloning is a copy.
 
 use crate::geometry::{Cell, Cells, Seat, CELLS, UP_CELLS, ZONES};
+use crate::jumps::Strips;
 use crate::options::{Mode, Options};
 use tabula_core::zobrist;
 use tabula_core::Outcome;
@@ -45,6 +46,8 @@ pub struct Gildervaik {
     pub(crate) counters: Counters,
     /// Zobrist key of the pawns and the side to move (kept incrementally).
     pub(crate) key: u64,
+    /// Every pawn along the strips, for jump generation (kept incrementally).
+    pub(crate) strips: Strips,
     /// Set once the game is over.
     pub(crate) result: Option<Outcome>,
 }
@@ -70,6 +73,7 @@ impl Gildervaik {
             to_move,
             counters,
             key,
+            strips: Strips::new(pawns[0] | pawns[1] | pawns[2]),
             result: None,
         }
     }
@@ -124,6 +128,7 @@ impl Gildervaik {
     pub(crate) fn toggle_pawn(&mut self, seat: Seat, x: Cell) {
         self.pawns[seat] ^= x.bit();
         self.key ^= PAWN_KEYS[seat][x.id()];
+        self.strips.toggle(x);
     }
 
     pub(crate) fn set_side(&mut self, seat: Seat) {
