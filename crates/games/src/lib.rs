@@ -7,6 +7,7 @@ use tabula_core::{AnyGame, Error, GameEntry, Registry};
 pub fn registry() -> Registry {
     Registry::new(vec![
         // GAMES: one `GameEntry::of::<Type>(TITLE, DESCRIPTION)` line per game crate.
+        GameEntry::of::<dragonchess::Dragonchess>(dragonchess::TITLE, dragonchess::DESCRIPTION),
         GameEntry::of::<stelpur::Stelpur>(stelpur::TITLE, stelpur::DESCRIPTION),
         GameEntry::of::<phylde::Phylde>(phylde::TITLE, phylde::DESCRIPTION),
     ])
