@@ -35,7 +35,7 @@ export class BoardView {
   }
 
   /** pos: position string; legal: actions playable by this browser now. */
-  show({ pos, legal = [], last = null, hint = null, view = {} }) {
+  show({ pos, legal = [], last = null, hint = null, check = false, view = {} }) {
     this.view = { ...this.view, ...view };
     const model = this.game.parse(pos);
     this.host.innerHTML = this.game.draw(model, this.view);
@@ -50,6 +50,8 @@ export class BoardView {
     }
     this.mark(last, 'last');
     this.mark(hint, 'hint');
+    const king = check && this.game.kingToMove?.(model);
+    if (king) this.els.get(king)?.classList.add('incheck');
     if (!this.moves.has(this.selected)) this.selected = null;
     this.paint();
   }

@@ -270,17 +270,19 @@ export class GamePage {
     let lastMove = null;
     for (let i = ply - 1; i >= 0; i--) if (g.history[i].actor !== null) { lastMove = g.history[i].text; break; }
     const level = this.module.levels && narrow.matches ? this.level : 0;
+    const inCheck = !!lastMove && /[+#]$/.test(lastMove);
     this.board.show({
       pos,
       legal: myTurn ? s.legal : [],
       last: lastMove,
       hint: live ? this.hint : null,
+      check: inCheck,
       view: { flip: this.flipped(), level, narrow: narrow.matches },
     });
     this.tabs();
     let model = null;
     try { model = this.module.parse(pos); } catch { /* shown as is */ }
-    const check = lastMove && /[+#]$/.test(lastMove) ? '<strong class="check">Check!</strong> ' : '';
+    const check = inCheck ? `<strong class="check">${lastMove.endsWith('#') ? 'Checkmate!' : 'Check!'}</strong> ` : '';
     this.el('.extra').innerHTML = check + (model && this.module.extra ? this.module.extra(model) : '');
     const buttons = myTurn ? s.legal.filter((a) => !this.module.locate(a)) : [];
     const label = (a) => ({ end: 'End turn', pass: 'Pass' }[a] || a);

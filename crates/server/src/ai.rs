@@ -35,18 +35,23 @@ pub fn check_level(level: &str) -> Result<(), Error> {
 }
 
 /// The move of the agent `level` in `game`. A game without an AI (one
-/// outside `tabula_games`, as in tests) gets uniformly random moves.
+/// outside `tabula_games`, as in tests), or whose agent fails, gets a
+/// uniformly random move: an AI seat never leaves a game stuck.
 pub fn choose(game: &dyn AnyGame, level: &str, seed: u64) -> Result<Pick, Error> {
     check_level(level)?;
-    match tabula_games::agent(game, level, seed) {
-        Ok(mut agent) => {
-            let c = agent.choose(game, &Limits::default())?;
-            Ok(Pick {
-                action: c.action,
-                ranked: c.ranked,
-            })
+    let chosen = tabula_games::agent(game, level, seed)
+        .and_then(|mut agent| agent.choose(game, &Limits::default()));
+    match chosen {
+        Ok(c) => Ok(Pick {
+            action: c.action,
+            ranked: c.ranked,
+        }),
+        Err(e) => {
+            if !e.message.starts_with("no AI player") {
+                eprintln!("tabula: AI {level} failed ({e}); playing a random move");
+            }
+            random_pick(game, seed)
         }
-        Err(_) => random_pick(game, seed),
     }
 }
 

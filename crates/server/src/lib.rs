@@ -19,6 +19,7 @@ pub mod ws;
 pub use app::App;
 pub use error::ApiError;
 
+use axum::serve::ListenerExt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -63,9 +64,13 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     println!(
         "Tabula is at http://{} (games stored in {})",
-        listener.local_addr()?,
+        tokio::net::TcpListener::local_addr(&listener)?,
         config.db.display()
     );
+    let listener = listener.tap_io(|tcp| {
+        // Moves are small messages: send them at once (no Nagle delay).
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

@@ -45,6 +45,12 @@ export default {
     return { from: m[2], to: m[4], label: `${NAMES[m[1]] || m[1]} ${action}` };
   },
 
+  /** The square of the King of the side to move (to show a check). */
+  kingToMove(model) {
+    for (const [key, p] of model.pieces) if (p.kind === 'K' && p.side === model.toMove) return key;
+    return null;
+  },
+
   /** view.level: show one level (phones) or all three side by side. */
   draw(model, view) {
     const shown = view.level ? LEVELS.filter((l) => l.n === view.level) : LEVELS;

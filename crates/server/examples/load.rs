@@ -1,0 +1,229 @@
+//! Load test on loopback: many concurrent games, each played by one client
+//! over its WebSocket with random legal moves; reports moves/s and the
+//! latency of a move (sent -> acknowledged, i.e. checked, stored in SQLite
+//! with fsync and published).
+//!
+//! ```text
+//! cargo run --release -p tabula-server --example load -- \
+//!     [--games 1000] [--seconds 20] [--think-ms 1000] [--game stelpur]
+//! ```
+//!
+//! `--think-ms` is the mean pause of a player between two moves (uniform in
+//! 0..2x); 0 sends every move as soon as the last one is acknowledged (a
+//! saturation test). The run is bounded: it stops after `--seconds`.
+
+use axum::serve::ListenerExt;
+use futures_util::{SinkExt, StreamExt};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tabula_server::app::{NewGame, SeatRequest};
+use tabula_server::session::SeatKind;
+use tokio::sync::Mutex;
+use tokio_tungstenite::tungstenite::Message;
+
+struct Args {
+    games: usize,
+    seconds: u64,
+    think_ms: u64,
+    game: Option<String>,
+}
+
+fn args() -> Result<Args, String> {
+    let mut a = Args {
+        games: 1000,
+        seconds: 20,
+        think_ms: 1000,
+        game: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--games" => a.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
+            "--seconds" => a.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
+            "--think-ms" => {
+                a.think_ms = value()?.parse().map_err(|e| format!("--think-ms: {e}"))?
+            }
+            "--game" => a.game = Some(value()?),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    Ok(a)
+}
+
+#[derive(Default)]
+struct Stats {
+    latencies_us: Vec<u64>,
+    errors: u64,
+    finished_games: u64,
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = args()?;
+    let registry = tabula_games::registry();
+    let names: Vec<String> = match &args.game {
+        Some(g) => vec![registry.entry(g)?.name.to_string()],
+        None => registry
+            .entries()
+            .iter()
+            .map(|e| e.name.to_string())
+            .collect(),
+    };
+    if names.is_empty() {
+        return Err("no game is registered".into());
+    }
+    let db = std::env::temp_dir().join(format!("tabula-load-{}.db", std::process::id()));
+    let (router, app) = tabula_server::build(registry, &db, Duration::ZERO)?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = tokio::net::TcpListener::local_addr(&listener)?;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    tokio::spawn(async move { axum::serve(listener, router).await });
+
+    let stats = Arc::new(Mutex::new(Stats::default()));
+    let deadline = Instant::now() + Duration::from_secs(args.seconds);
+    let started = Instant::now();
+    let mut clients = Vec::new();
+    for i in 0..args.games {
+        let (app, stats, name) = (app.clone(), stats.clone(), names[i % names.len()].clone());
+        let think = args.think_ms;
+        clients.push(tokio::spawn(async move {
+            let mut rng = SmallRng::seed_from_u64(i as u64);
+            while Instant::now() < deadline {
+                if let Err(e) = play_one(&app, addr, &name, think, &mut rng, deadline, &stats).await
+                {
+                    eprintln!("client {i}: {e}");
+                    stats.lock().await.errors += 1;
+                    return;
+                }
+            }
+        }));
+    }
+    for c in clients {
+        let _ = c.await;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut s = stats.lock().await;
+    s.latencies_us.sort_unstable();
+    let n = s.latencies_us.len();
+    let pct = |p: f64| {
+        s.latencies_us
+            .get(((n as f64 * p) as usize).min(n.saturating_sub(1)))
+            .map_or(0.0, |&us| us as f64 / 1000.0)
+    };
+    println!(
+        "games {} ({}), think {} ms, {:.1} s: {} moves, {:.0} moves/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games finished, {} errors",
+        args.games,
+        names.join(","),
+        args.think_ms,
+        elapsed,
+        n,
+        n as f64 / elapsed,
+        pct(0.5),
+        pct(0.9),
+        pct(0.99),
+        pct(1.0),
+        s.finished_games,
+        s.errors
+    );
+    let _ = std::fs::remove_file(&db);
+    let _ = std::fs::remove_file(db.with_extension("db-wal"));
+    let _ = std::fs::remove_file(db.with_extension("db-shm"));
+    Ok(())
+}
+
+/// Play one game (every seat) until it ends or time is up.
+async fn play_one(
+    app: &Arc<tabula_server::App>,
+    addr: std::net::SocketAddr,
+    name: &str,
+    think_ms: u64,
+    rng: &mut SmallRng,
+    deadline: Instant,
+    stats: &Mutex<Stats>,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let game = app.registry.create(name, None)?;
+    let seats = (0..game.num_players())
+        .map(|_| SeatRequest {
+            kind: SeatKind::Human,
+            level: None,
+            name: None,
+            invite: false,
+        })
+        .collect();
+    let created = app
+        .create(NewGame {
+            spec: name.to_string(),
+            position: None,
+            seats,
+            seed: Some(rng.gen()),
+        })
+        .await
+        .map_err(|e| e.message)?;
+    let tokens: Vec<String> = created.tokens.into_iter().map(|(_, t)| t).collect();
+    let url = format!("ws://{addr}/api/games/{}/ws", created.id);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
+    let mut state = Value::Null;
+    let mut rid = 0u64;
+    let mut want = 0u64;
+    loop {
+        // The latest state: the snapshot, or the update after our last move.
+        while state.is_null() || state["state"]["ply"].as_u64().unwrap_or(0) < want {
+            match ws.next().await {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(&t)?;
+                    if v["type"] == "snapshot" || v["type"] == "update" {
+                        state = v;
+                    }
+                }
+                Some(Ok(_)) => {}
+                _ => return Err("connection closed".into()),
+            }
+        }
+        let st = &state["state"];
+        if st["turn"]["kind"] != "player" {
+            stats.lock().await.finished_games += 1;
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Ok(());
+        }
+        if think_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(rng.gen_range(0..2 * think_ms))).await;
+        }
+        let seat = st["turn"]["seat"].as_u64().unwrap_or(0) as usize;
+        let legal = st["legal"].as_array().ok_or("no legal list")?;
+        let action = legal[rng.gen_range(0..legal.len())].clone();
+        rid += 1;
+        let msg = json!({"type": "move", "token": tokens[seat], "action": action, "ply": st["ply"], "rid": rid});
+        let sent = Instant::now();
+        ws.send(Message::Text(msg.to_string().into())).await?;
+        // Wait for the acknowledgement; updates seen meanwhile are kept.
+        let ply = loop {
+            match ws.next().await {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(&t)?;
+                    match v["type"].as_str() {
+                        Some("ack") if v["rid"] == rid => break v["ply"].as_u64().unwrap_or(0),
+                        Some("error") => return Err(format!("move refused: {}", v["error"]).into()),
+                        Some("update") => state = v,
+                        _ => {}
+                    }
+                }
+                Some(Ok(_)) => {}
+                _ => return Err("connection closed".into()),
+            }
+        };
+        stats
+            .lock()
+            .await
+            .latencies_us
+            .push(sent.elapsed().as_micros() as u64);
+        want = ply;
+    }
+}
