@@ -132,6 +132,46 @@ for (const g of catalog.games) {
   }
 }
 
+test('keyboard, drag and take-back (desktop)', async () => {
+  const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games[0];
+  const { context, page, errors } = await newPage('desktop');
+  await startVsAi(page, g.name);
+  assert.equal(await myTurn(page), 'mine');
+  // Keyboard: focus a movable piece, Enter, then a target, Enter.
+  let before = await ply(page);
+  await page.locator('svg.board .cell.from').first().focus();
+  await page.keyboard.press('Enter');
+  await page.locator('svg.board .cell.target').first().focus();
+  await page.keyboard.press('Enter');
+  const chooser = page.locator('dialog.chooser[open] button[data-i="0"]');
+  if (await chooser.count()) await chooser.click();
+  await page.waitForFunction((b) => Number(document.querySelector('.game').dataset.ply) > b, before);
+  // Drag a piece onto a target.
+  assert.equal(await myTurn(page), 'mine');
+  before = await ply(page);
+  const from = await page.locator('svg.board .cell.from').last().boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  const to = await page.locator('svg.board .cell.target').first().boundingBox();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+  await page.mouse.up();
+  if (await chooser.count()) await chooser.click();
+  await page.waitForFunction((b) => Number(document.querySelector('.game').dataset.ply) > b, before);
+  // Take back against the AI: the ply goes down.
+  assert.equal(await myTurn(page), 'mine');
+  before = await ply(page);
+  await page.click('[data-act="undo"]');
+  await page.waitForFunction((b) => Number(document.querySelector('.game').dataset.ply) < b, before);
+  // Replay with the arrow keys.
+  await page.locator('.status').click();
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await page.textContent('.plyinfo'), /of/);
+  await page.keyboard.press('End');
+  assert.doesNotMatch(await page.textContent('.plyinfo'), /of/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a friend joins by invite link and both play', async () => {
   const g = catalog.games.find((x) => x.players === 2) || catalog.games[0];
   const host = await newPage('desktop');

@@ -86,7 +86,9 @@ async function home() {
   });
   const list = await api('/api/games');
   const mine = new Set(knownGames());
-  const rows = list.filter((g) => !g.over || mine.has(g.id)).slice(0, 30);
+  const rows = list.filter((g) => !g.over || mine.has(g.id))
+    .sort((a, b) => Number(mine.has(b.id)) - Number(mine.has(a.id)))
+    .slice(0, 30);
   document.getElementById('games').innerHTML = rows.length ? rows.map((g) => `
     <a class="gamerow" href="#/game/${g.id}">
       <strong>${esc(g.title)}</strong>

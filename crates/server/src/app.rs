@@ -586,7 +586,11 @@ impl App {
                 Ok(Ok(p)) if s.version == version => {
                     self.play_locked(&h, &mut s, seat, &p.action).await
                 }
-                Ok(Ok(_)) => Ok(()), // the game moved on (take-back): think again
+                Ok(Ok(_)) => {
+                    // The game moved on (a take-back): show it, think again.
+                    Self::publish(&h, &s, s.history.len());
+                    Ok(())
+                }
                 Ok(Err(e)) => Err(ApiError::from(e)),
                 Err(e) => Err(ApiError::internal(e.to_string())),
             };
