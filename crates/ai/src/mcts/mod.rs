@@ -13,7 +13,7 @@ mod tree;
 
 use crate::agent::{Agent, Decision};
 use crate::budget::{Budget, Limits};
-use crate::value::{check_players, outcome_returns, Returns};
+use crate::value::{check_players, eval_returns, outcome_returns, Returns, MAX_PLAYERS};
 use playout::Playout;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -33,6 +33,10 @@ pub struct MctsConfig {
     /// wide games).
     pub expand_after: u32,
     pub playout: Playout,
+    /// Each new child starts with this many virtual visits worth the
+    /// game's evaluation (progressive bias: the search starts from what
+    /// one-ply greedy play knows); 0 for none.
+    pub prior_visits: u32,
     pub solver: bool,
     pub reuse: bool,
     /// Most nodes in the tree; beyond it leaves stop growing.
@@ -46,19 +50,22 @@ impl MctsConfig {
             exploration: std::f32::consts::SQRT_2,
             expand_after: 1,
             playout: Playout::random(),
+            prior_visits: 0,
             solver: false,
             reuse: false,
             max_nodes: 1 << 20,
         }
     }
 
-    /// The full agent: game-knowledge playouts cut off by the evaluation,
+    /// The full agent: evaluation priors on new children, short playouts
+    /// guided by the game's playout weights and ended by the evaluation,
     /// the solver and tree reuse.
     pub fn mcts() -> Self {
         MctsConfig {
             exploration: 0.7,
             expand_after: 2,
             playout: Playout::guided(),
+            prior_visits: 4,
             solver: true,
             reuse: true,
             max_nodes: 1 << 20,
@@ -117,15 +124,17 @@ impl<G: Evaluate> Search<'_, G> {
         let mut id: NodeId = 0;
         self.path.clear();
         self.path.push(0);
+        // At most one expansion per iteration: below it, a playout.
+        let mut grown = false;
         let returns = loop {
             let node = self.tree.node(id);
             if node.proven {
                 break node.sum;
             }
             if node.actor == Actor::Over {
-                let r = g.outcome().map_or([0.0; crate::value::MAX_PLAYERS], |o| {
-                    outcome_returns(o, self.players)
-                });
+                let r = g
+                    .outcome()
+                    .map_or([0.0; MAX_PLAYERS], |o| outcome_returns(o, self.players));
                 if self.cfg.solver {
                     let n = self.tree.node_mut(id);
                     n.proven = true;
@@ -134,7 +143,9 @@ impl<G: Evaluate> Search<'_, G> {
                 break r;
             }
             if !node.expanded {
-                if (id == 0 || node.visits >= self.cfg.expand_after) && self.expand(id, &g) {
+                let ripe = id == 0 || node.visits >= self.cfg.expand_after + self.cfg.prior_visits;
+                if !grown && ripe && self.expand(id, &g) {
+                    grown = true;
                     continue;
                 }
                 break self.cfg.playout.run(
@@ -177,7 +188,17 @@ impl<G: Evaluate> Search<'_, G> {
         if self.children.is_empty() || !self.tree.has_room(self.children.len()) {
             return false;
         }
-        self.tree.expand(id, g, &self.children);
+        let (k, n) = (self.cfg.prior_visits, self.players);
+        self.tree.expand(id, g, &self.children, |child| {
+            if k == 0 {
+                return (0, [0.0; MAX_PLAYERS]);
+            }
+            let r = match child.outcome() {
+                Some(o) => outcome_returns(o, n),
+                None => eval_returns(child, n),
+            };
+            (k, r.map(|x| x * k as f32))
+        });
         true
     }
 
@@ -252,7 +273,7 @@ impl<G: Evaluate> Search<'_, G> {
         }
         let mut value: Option<Returns> = None;
         let mut all = true;
-        let mut average = [0.0; crate::value::MAX_PLAYERS];
+        let mut average = [0.0; MAX_PLAYERS];
         for c in node.child_ids() {
             let child = self.tree.node(c);
             if !child.proven {

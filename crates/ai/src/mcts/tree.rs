@@ -99,12 +99,20 @@ impl<A: Copy + PartialEq> Tree<A> {
     }
 
     /// Give `id` (whose position is `g`) one child per action, with the
-    /// probability of each (1 for player actions).
-    pub fn expand<G: Game<Action = A>>(&mut self, id: NodeId, g: &G, actions: &[(A, f32)]) {
+    /// probability of each (1 for player actions); `prior` gives each new
+    /// child's starting visits and summed returns.
+    pub fn expand<G: Game<Action = A>>(
+        &mut self,
+        id: NodeId,
+        g: &G,
+        actions: &[(A, f32)],
+        prior: impl Fn(&G) -> (u32, Returns),
+    ) {
         let first = self.nodes.len() as NodeId;
         for &(a, prob) in actions {
             let mut child = g.clone();
             child.apply(a);
+            let (visits, sum) = prior(&child);
             self.nodes.push(Node {
                 action: Some(a),
                 parent: id,
@@ -112,8 +120,8 @@ impl<A: Copy + PartialEq> Tree<A> {
                 children: 0,
                 expanded: false,
                 actor: Actor::of(child.turn()),
-                visits: 0,
-                sum: [0.0; MAX_PLAYERS],
+                visits,
+                sum,
                 proven: false,
                 prob,
                 hash: child.hash(),
