@@ -55,7 +55,19 @@ enum Command {
 /// A command's failure: the message printed after `tabula: `.
 pub type CmdResult = Result<(), String>;
 
+/// Die quietly when stdout is closed early (`tabula moves ... | head`), as
+/// Unix tools do, instead of panicking on the failed write.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal disposition to its default at start-up, before
+    // any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Games(a) => games::run(a),
