@@ -10,6 +10,7 @@ pub fn registry() -> Registry {
         GameEntry::of::<dragonchess::Dragonchess>(dragonchess::TITLE, dragonchess::DESCRIPTION),
         GameEntry::of::<stelpur::Stelpur>(stelpur::TITLE, stelpur::DESCRIPTION),
         GameEntry::of::<phylde::Phylde>(phylde::TITLE, phylde::DESCRIPTION),
+        GameEntry::of::<gildervaik::Gildervaik>(gildervaik::TITLE, gildervaik::DESCRIPTION),
     ])
 }
 
@@ -19,7 +20,10 @@ type AgentMaker = fn(&dyn AnyGame, &str, u64) -> Option<Result<Box<dyn AnyAgent>
 /// The AI of every game, one line per game, next to the registry above.
 const AGENTS: &[AgentMaker] = &[
     // AGENTS: one `tabula_ai::agent_for::<Type>` line per game crate.
+    tabula_ai::agent_for::<dragonchess::Dragonchess>,
     tabula_ai::agent_for::<stelpur::Stelpur>,
+    tabula_ai::agent_for::<phylde::Phylde>,
+    tabula_ai::agent_for::<gildervaik::Gildervaik>,
 ];
 
 /// An AI player by name (`random`, `mcts`, `level5`, ... see
