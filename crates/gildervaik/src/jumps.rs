@@ -21,31 +21,27 @@ use crate::geometry::{Cell, Cells, CELLS};
 /// A bit beyond every strip (positions are below 19).
 const SENTINEL: u32 = 1 << 30;
 
-/// Strips per family.
-const STRIPS: usize = 10;
+/// Strips: 10 per family, each read from both ends, so a "line" is one
+/// strip in one direction: `line = (family * 10 + strip) * 2 + end`.
+const LINES: usize = 60;
 /// Positions a landing computation may reach: up to `2 * 30 + 2`.
 const READS: usize = 64;
 /// An id off the board, whose one-cell set is empty.
 const OFF_BOARD: u8 = 127;
 
-/// A cell's strip in one family and its position along it, counted from
-/// each end (so both directions of the strip read as "ahead").
+/// One of a cell's six rays: its line and the cell's position on it.
 #[derive(Clone, Copy, Debug)]
-struct Place {
-    strip: u8,
+struct Ray {
+    line: u8,
     pos: u8,
-    rpos: u8,
 }
 
 struct Tables {
-    /// `places[cell][family]`, families: rows, "/" strips, "\" strips.
-    places: [[Place; 3]; CELLS],
-    /// `cells[family][strip][end][pos]`: the cell at `pos` counted from
-    /// the strip's start (`end = 0`) or its end (`end = 1`); past the end
-    /// `OFF_BOARD`, so a landing beyond the strip needs no test.
-    cells: [[[[u8; READS]; 2]; STRIPS]; 3],
-    /// `len[family][strip]`: `19 - 2 * strip` for the slanted families.
-    len: [[u8; STRIPS]; 3],
+    /// `rays[cell]`: the six lines through the cell.
+    rays: [[Ray; 6]; CELLS],
+    /// `cells[line][pos]`: the cell there; `OFF_BOARD` past the end, so a
+    /// landing beyond the strip needs no test.
+    cells: [[u8; READS]; LINES],
     /// `beyond[k]`: the `k + 1` positions after a centre at `k` up to the
     /// landing, in a ray read from just past its start.
     beyond: [u32; 32],
@@ -53,39 +49,34 @@ struct Tables {
 
 const fn build_tables() -> Tables {
     let mut t = Tables {
-        places: [[Place {
-            strip: 0,
-            pos: 0,
-            rpos: 0,
-        }; 3]; CELLS],
-        cells: [[[[OFF_BOARD; READS]; 2]; STRIPS]; 3],
-        len: [[0; STRIPS]; 3],
+        rays: [[Ray { line: 0, pos: 0 }; 6]; CELLS],
+        cells: [[OFF_BOARD; READS]; LINES],
         beyond: [0; 32],
     };
     let mut id = 0;
     while id < CELLS {
         let x = Cell::of(id as u8);
         let (r, c) = (x.row(), x.col());
-        let places = [(r, c), (c / 2, 2 * r - c), (r - (c + 1) / 2, c)];
+        // (family, strip, position from the start, strip length)
+        let places = [
+            (0, r, c, 2 * r + 1),
+            (1, c / 2, 2 * r - c, 19 - c / 2 * 2),
+            (2, r - (c + 1) / 2, c, 19 - (r - (c + 1) / 2) * 2),
+        ];
         let mut f = 0;
         while f < 3 {
-            let (strip, pos) = places[f];
-            t.places[id][f].strip = strip as u8;
-            t.places[id][f].pos = pos as u8;
-            t.len[f][strip as usize] += 1;
-            f += 1;
-        }
-        id += 1;
-    }
-    let mut id = 0;
-    while id < CELLS {
-        let mut f = 0;
-        while f < 3 {
-            let place = &mut t.places[id][f];
-            let len = t.len[f][place.strip as usize];
-            place.rpos = len - 1 - place.pos;
-            t.cells[f][place.strip as usize][0][place.pos as usize] = id as u8;
-            t.cells[f][place.strip as usize][1][place.rpos as usize] = id as u8;
+            let (family, strip, pos, len) = places[f];
+            let line = (family * 10 + strip) as usize * 2;
+            t.rays[id][2 * f] = Ray {
+                line: line as u8,
+                pos: pos as u8,
+            };
+            t.rays[id][2 * f + 1] = Ray {
+                line: line as u8 + 1,
+                pos: (len - 1 - pos) as u8,
+            };
+            t.cells[line][pos as usize] = id as u8;
+            t.cells[line + 1][(len - 1 - pos) as usize] = id as u8;
             f += 1;
         }
         id += 1;
@@ -116,9 +107,15 @@ static CELL_BITS: [u128; 128] = {
     out
 };
 
-/// A set of cells as bit strings along every strip, read from both ends.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Strips([[[u32; 2]; STRIPS]; 3]);
+/// A set of cells as bit strings along every line (bit = position).
+#[derive(Clone, Copy, Debug)]
+pub struct Strips([u32; LINES]);
+
+impl Default for Strips {
+    fn default() -> Self {
+        Strips([0; LINES])
+    }
+}
 
 impl Strips {
     pub fn new(set: u128) -> Strips {
@@ -132,10 +129,8 @@ impl Strips {
     /// Add or remove one cell.
     #[inline(always)]
     pub fn toggle(&mut self, x: Cell) {
-        for (f, place) in TABLES.places[x.id()].iter().enumerate() {
-            let strip = &mut self.0[f][place.strip as usize];
-            strip[0] ^= 1 << place.pos;
-            strip[1] ^= 1 << place.rpos;
+        for ray in &TABLES.rays[x.id()] {
+            self.0[ray.line as usize] ^= 1 << ray.pos;
         }
     }
 }
@@ -161,35 +156,25 @@ impl JumpBoard {
         }
     }
 
-    /// The landing cells of every jump segment from `x`: along each of its
-    /// three strips, toward both ends.
+    /// The landing cells of every jump segment from `x`, one per ray at
+    /// most. Branch-free: which rays hold what is unpredictable.
     #[inline]
     pub fn landings(&self, x: Cell) -> u128 {
         let mut out = 0;
-        for (f, place) in TABLES.places[x.id()].iter().enumerate() {
-            let s = place.strip as usize;
-            for (end, p) in [place.pos, place.rpos].into_iter().enumerate() {
-                let occ = self.occupied.0[f][s][end];
-                let centres = self.centres.0[f][s][end];
-                out |= self.landing(occ, centres, u32::from(p), &TABLES.cells[f][s][end]);
-            }
+        for ray in &TABLES.rays[x.id()] {
+            let line = ray.line as usize;
+            let p = u32::from(ray.pos);
+            // Read from just past `p`; the sentinel stands for "no pawn
+            // ahead" and is never a centre.
+            let ahead = (self.occupied.0[line] | SENTINEL) >> (p + 1);
+            let k = ahead.trailing_zeros();
+            let ok = (ahead & TABLES.beyond[k as usize] == 0)
+                & ((self.centres.0[line] >> (p + 1 + k)) & 1 != 0)
+                & (self.long | (k == 0));
+            let land = TABLES.cells[line][(p + 2 * k + 2) as usize];
+            out |= CELL_BITS[land as usize] & 0u128.wrapping_sub(u128::from(ok));
         }
         out
-    }
-
-    /// The landing bit of the segment from position `p` toward increasing
-    /// positions, or 0. Branch-free: which rays hold what is unpredictable.
-    #[inline(always)]
-    fn landing(&self, occ: u32, centres: u32, p: u32, cells: &[u8; READS]) -> u128 {
-        // Read from just past `p`; the sentinel stands for "no pawn ahead"
-        // and is never a centre.
-        let ahead = (occ | SENTINEL) >> (p + 1);
-        let k = ahead.trailing_zeros();
-        let ok = (ahead & TABLES.beyond[k as usize] == 0)
-            & ((centres >> (p + 1 + k)) & 1 != 0)
-            & (self.long | (k == 0));
-        let land = (p + 2 * k + 2) as usize;
-        CELL_BITS[cells[land] as usize] & 0u128.wrapping_sub(u128::from(ok))
     }
 }
 
@@ -215,12 +200,19 @@ mod tests {
     }
 
     #[test]
-    fn strips_have_the_lengths_of_the_spec() {
-        for (f, lens) in TABLES.len.iter().enumerate() {
-            for (s, &len) in lens.iter().enumerate() {
-                let want = if f == 0 { 2 * s + 1 } else { 19 - 2 * s };
-                assert_eq!(len as usize, want);
-            }
+    fn lines_have_the_lengths_of_the_spec() {
+        for line in 0..LINES {
+            let len = TABLES.cells[line]
+                .iter()
+                .filter(|&&c| c != OFF_BOARD)
+                .count();
+            let strip = line / 2 % 10;
+            let want = if line < 20 {
+                2 * strip + 1
+            } else {
+                19 - 2 * strip
+            };
+            assert_eq!(len, want, "line {line}");
         }
     }
 
