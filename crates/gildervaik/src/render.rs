@@ -1,10 +1,11 @@
 //! The terminal picture (spec §1 diagram): one line per row, `.` an empty
-//! minefield cell, `:` an empty zone cell, `A` `B` `C` the pawns, then who
-//! is to move (or the result) and the counters.
+//! minefield cell, `:` an empty zone cell, `A` `B` `C` the pawns, then the
+//! pawn counts and the counters that end the game (the caller prints whose
+//! turn it is).
 
 use crate::geometry::{zone_of, Cell, ROWS};
+use crate::options::Mode;
 use crate::state::{Gildervaik, SEAT_NAMES};
-use tabula_core::Outcome;
 
 impl Gildervaik {
     pub(crate) fn picture(&self) -> String {
@@ -26,20 +27,24 @@ impl Gildervaik {
         let counts: Vec<String> = (0..3)
             .map(|s| format!("{} {}", SEAT_NAMES[s], self.pawns[s].count_ones()))
             .collect();
-        let status = match self.result {
-            None => format!("{} to move", SEAT_NAMES[self.to_move]),
-            Some(Outcome::Win(p)) => format!("{} wins", SEAT_NAMES[p.index()]),
-            Some(Outcome::Draw(set)) => {
-                let names: Vec<&str> = set.iter().map(|p| SEAT_NAMES[p.index()]).collect();
-                format!("draw between {}", names.join(", "))
+        let c = &self.counters;
+        let limits = match self.opts.mode {
+            Mode::Conquest => {
+                let evacuation = match self.opts.evacuation_turn {
+                    Some(t) => format!(", evacuation from turn {t}"),
+                    None => String::new(),
+                };
+                format!(
+                    "ply {}/{}; turns {},{},{}{evacuation}",
+                    c.ply, self.opts.max_plies, c.turns[0], c.turns[1], c.turns[2]
+                )
             }
+            Mode::Warrior => format!(
+                "plies without capture {}/{}; captures {},{},{}",
+                c.nocap, self.opts.no_capture_limit, c.caps[0], c.caps[1], c.caps[2]
+            ),
         };
-        out.push_str(&format!(
-            "{status}; pawns {}; ply {}",
-            counts.join(", "),
-            self.counters.ply
-        ));
-        out.push('\n');
+        out.push_str(&format!("pawns {}; {limits}\n", counts.join(", ")));
         out
     }
 }
