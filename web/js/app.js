@@ -129,7 +129,9 @@ async function newGame(name) {
       <div class="pic big">${thumbnail(g)}</div>
       <form id="new">
         <fieldset><legend>Seats</legend>${seatRows}</fieldset>
-        <details><summary>Rule options</summary><div class="options">${g.options.map(optionField).join('') || '<p>No options.</p>'}</div></details>
+        <details><summary>Rule options</summary><div class="options">${g.options.map(optionField).join('') || '<p>No options.</p>'}
+          <label><span>start position</span><input id="startpos" placeholder="standard start" autocomplete="off"><small>A position string to start from (the game's format), e.g. a free placement.</small></label>
+        </div></details>
         <button type="submit" id="start">Start the game</button>
         <a href="#/rules/${g.name}">Read the rules</a>
       </form>
@@ -154,7 +156,8 @@ async function newGame(name) {
       ? { type: 'ai', level: main.querySelector(`[data-level="${i}"]`).value }
       : { type: 'human', invite: k === 'friend', name: k === 'me' ? playerName() || undefined : undefined }));
     try {
-      const res = await api('/api/games', { spec, seats });
+      const position = document.getElementById('startpos').value.trim() || undefined;
+      const res = await api('/api/games', { spec, seats, position });
       for (const t of res.tokens) rememberSeat(res.id, t.seat, t.token, kinds[t.seat] === 'friend');
       location.hash = `#/game/${res.id}`;
     } catch (err) { toast(err.message, true); }
