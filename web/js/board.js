@@ -84,13 +84,31 @@ export class BoardView {
     this.host.dispatchEvent(new CustomEvent('selectionchange', { detail: key }));
   }
 
+  /**
+   * The cell under the pointer; on small boards (a phone), a tap that
+   * misses every piece that can move, or every target, snaps to the
+   * nearest one within a finger's width.
+   */
   keyAt(e) {
     const el = document.elementFromPoint(e.clientX, e.clientY) || e.target;
-    return el?.closest?.('[data-key]')?.dataset.key || null;
+    const key = el?.closest?.('[data-key]')?.dataset.key || null;
+    const wanted = new Set(this.moves.keys());
+    for (const m of this.targets(this.selected)) wanted.add(m.to);
+    if ((key && wanted.has(key)) || e.clientX === undefined) return key;
+    let best = key;
+    let bestDist = 22 * 22;
+    for (const k of wanted) {
+      const r = this.els.get(k)?.getBoundingClientRect();
+      if (!r) continue;
+      const dx = r.x + r.width / 2 - e.clientX;
+      const dy = r.y + r.height / 2 - e.clientY;
+      if (dx * dx + dy * dy < bestDist) { best = k; bestDist = dx * dx + dy * dy; }
+    }
+    return best;
   }
 
   pointerDown(e) {
-    const key = e.target.closest?.('[data-key]')?.dataset.key;
+    const key = this.keyAt(e);
     this.dragFrom = null;
     if (key && this.moves.has(key) && key !== this.selected) {
       this.select(key);
@@ -112,8 +130,9 @@ export class BoardView {
 
   click(e) {
     if (this.suppressClick) { this.suppressClick = false; return; }
-    const key = e.target.closest?.('[data-key]')?.dataset.key;
     if (this.justSelected) { this.justSelected = false; return; }
+    // A keyboard "click" has no pointer position: take the focused cell.
+    const key = e.detail === 0 ? e.target.closest?.('[data-key]')?.dataset.key : this.keyAt(e);
     this.tap(key || null);
   }
 
