@@ -117,10 +117,9 @@ pub fn agent_for<G: Game + Evaluate>(
 ) -> Option<Result<Box<dyn AnyAgent>, Error>> {
     let state = &game.as_any().downcast_ref::<Erased<G>>()?.state;
     Some(make_agent::<G>(name, seed).and_then(|agent| {
-        let class = GameClass::of(state);
         match agent.name() {
-            "alphabeta" => class.require_two_player("alphabeta", true)?,
-            "expectimax" => class.require_two_player("expectimax", false)?,
+            "alphabeta" => GameClass::of(state).require_two_player("alphabeta", true)?,
+            "expectimax" => GameClass::of(state).require_two_player("expectimax", false)?,
             _ => {}
         }
         Ok(agent)
