@@ -169,7 +169,7 @@ impl Ray {
     }
 }
 
-pub(crate) const fn build_rays() -> [[Ray; 6]; CELLS] {
+const fn build_rays() -> [[Ray; 6]; CELLS] {
     let empty = Ray {
         cells: [0; MAX_RAY],
         len: 0,

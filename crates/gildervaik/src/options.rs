@@ -141,24 +141,6 @@ impl Default for Options {
     }
 }
 
-impl Options {
-    /// The warrior defaults (a shortcut for tests and tools).
-    pub fn warrior() -> Self {
-        Options {
-            mode: Mode::Warrior,
-            ..Options::default()
-        }
-    }
-
-    /// Whether jump segments may be long (`k >= 1`) in this mode.
-    pub fn long_jumps(&self) -> bool {
-        match self.mode {
-            Mode::Conquest => self.conquest_long_jumps,
-            Mode::Warrior => self.warrior_long_jumps,
-        }
-    }
-}
-
 const fn def(
     key: &'static str,
     kind: OptionKind,
@@ -397,7 +379,10 @@ mod tests {
         assert_eq!(options("gildervaik").unwrap(), Options::default());
         assert_eq!(
             options("gildervaik(mode=Warrior)").unwrap(),
-            Options::warrior()
+            Options {
+                mode: Mode::Warrior,
+                ..Options::default()
+            }
         );
     }
 

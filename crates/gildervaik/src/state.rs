@@ -84,11 +84,6 @@ impl Gildervaik {
         Gildervaik::assemble(opts, pawns, opts.first_player.index(), Counters::default())
     }
 
-    /// The rule options of this game.
-    pub fn rules(&self) -> &Options {
-        &self.opts
-    }
-
     /// The cells of one player's pawns.
     pub fn pawns_of(&self, seat: Seat) -> Cells {
         Cells(self.pawns[seat])
