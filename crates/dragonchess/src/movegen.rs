@@ -38,6 +38,18 @@ impl Sink for AnyMove {
     }
 }
 
+/// What the generation of every piece needs, computed once per position.
+struct Frame<'a> {
+    t: &'a Tables,
+    own: Bits,
+    enemy: Bits,
+    occ: Bits,
+    /// Own pieces that are not frozen.
+    movable: Bits,
+    /// Own pieces whose moves must be replayed (see the module doc).
+    tested: Bits,
+}
+
 #[inline]
 fn bit(b: u128, cell: usize) -> bool {
     b >> cell & 1 != 0
@@ -51,48 +63,64 @@ impl Dragonchess {
         let own = self.sides[us.index()];
         let enemy = self.sides[us.other().index()];
         let occ = own | enemy;
-        let movable = own.without(self.frozen(us));
-        let tested = if self.in_check {
-            Bits::ALL
-        } else {
-            self.pinned(t, own, occ, enemy.without(self.frozen(us.other())))
-        };
-        // Warriors promote on their last rank, on the Ground.
-        let last_rank = Bits([0, 0xFFF << (us.last_rank() * FILES), 0]);
-        for kind in Kind::ALL {
-            let pieces = self.kinds[kind.index()] & movable;
-            if pieces.is_empty() {
-                continue;
-            }
-            let pat = pattern(kind, self.options.hero_vertical);
-            let promote = if kind == Kind::Warrior {
-                last_rank
+        let f = Frame {
+            t,
+            own,
+            enemy,
+            occ,
+            movable: own.without(self.frozen(us)),
+            tested: if self.in_check {
+                Bits::ALL
             } else {
-                Bits::EMPTY
-            };
-            for level in 0..LEVELS {
-                for cell in cells(pieces.0[level]) {
-                    let from = Square::at(level, cell);
-                    let test = match kind {
-                        Kind::King => true,
-                        // Leaving its square thaws the enemy piece above it.
-                        Kind::Basilisk => {
-                            bit(tested.0[level], cell)
-                                || (level == UNDERWORLD && bit(enemy.0[GROUND], cell))
-                        }
-                        _ => bit(tested.0[level], cell),
-                    };
-                    let mut dest = self.destinations(t, kind, pat, from, own, enemy, occ);
-                    if kind == Kind::Dragon && dest.0[GROUND] != 0 {
-                        // Its only destinations off the Sky: captures from
-                        // afar, which leave it in place: always tested.
-                        let remote = Bits([0, dest.0[GROUND], 0]);
-                        dest.0[GROUND] = 0;
-                        self.emit(t, kind, from, remote, enemy, promote, true, sink)?;
+                self.pinned(t, own, occ, enemy.without(self.frozen(us.other())))
+            },
+        };
+        // One copy of the loop per kind (`K` indexes `Kind::ALL`), so each
+        // kind's rules are resolved when compiling: about 7 % faster.
+        macro_rules! each_kind {
+            ($($k:literal)*) => { $( self.generate_kind::<$k, S>(&f, sink)?; )* };
+        }
+        each_kind!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14);
+        ControlFlow::Continue(())
+    }
+
+    /// The moves of the pieces of kind `Kind::ALL[K]`.
+    #[inline(always)]
+    fn generate_kind<const K: usize, S: Sink>(&self, f: &Frame, sink: &mut S) -> ControlFlow<()> {
+        let kind = Kind::ALL[K];
+        let pieces = self.kinds[K] & f.movable;
+        if pieces.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let pat = pattern(kind, self.options.hero_vertical);
+        // Warriors promote on their last rank, on the Ground.
+        let promote = if kind == Kind::Warrior {
+            Bits([0, 0xFFF << (self.side.last_rank() * FILES), 0])
+        } else {
+            Bits::EMPTY
+        };
+        for level in 0..LEVELS {
+            for cell in cells(pieces.0[level]) {
+                let from = Square::at(level, cell);
+                let test = match kind {
+                    Kind::King => true,
+                    // Leaving its square thaws the enemy piece above it.
+                    Kind::Basilisk => {
+                        bit(f.tested.0[level], cell)
+                            || (level == UNDERWORLD && bit(f.enemy.0[GROUND], cell))
                     }
-                    if dest.any() {
-                        self.emit(t, kind, from, dest, enemy, promote, test, sink)?;
-                    }
+                    _ => bit(f.tested.0[level], cell),
+                };
+                let mut dest = self.destinations(f, kind, pat, from);
+                if kind == Kind::Dragon && dest.0[GROUND] != 0 {
+                    // Its only destinations off the Sky: captures from afar,
+                    // which leave it in place: always tested.
+                    let remote = Bits([0, dest.0[GROUND], 0]);
+                    dest.0[GROUND] = 0;
+                    self.emit(f, kind, from, remote, promote, true, sink)?;
+                }
+                if dest.any() {
+                    self.emit(f, kind, from, dest, promote, test, sink)?;
                 }
             }
         }
@@ -105,11 +133,10 @@ impl Dragonchess {
     #[inline(always)]
     fn emit<S: Sink>(
         &self,
-        t: &Tables,
+        f: &Frame,
         kind: Kind,
         from: Square,
         targets: Bits,
-        enemy: Bits,
         promote: Bits,
         test: bool,
         sink: &mut S,
@@ -123,14 +150,14 @@ impl Dragonchess {
         for level in 0..LEVELS {
             for cell in cells(targets.0[level]) {
                 // Branch-free flags: one bit test each.
-                let capture = u8::from(bit(enemy.0[level], cell)) * Move::CAPTURE;
+                let capture = u8::from(bit(f.enemy.0[level], cell)) * Move::CAPTURE;
                 let promotion = u8::from(bit(promote.0[level], cell)) * Move::PROMOTION;
                 let m = Move {
                     from,
                     to: Square::at(level, cell),
                     flags: capture | promotion | remote,
                 };
-                if test && !self.is_safe(t, kind, m) {
+                if test && !self.is_safe(f.t, kind, m) {
                     continue;
                 }
                 sink.accept(m)?;
@@ -140,20 +167,10 @@ impl Dragonchess {
     }
 
     /// Pseudo-legal destinations of one piece.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn destinations(
-        &self,
-        t: &Tables,
-        kind: Kind,
-        pat: usize,
-        from: Square,
-        own: Bits,
-        enemy: Bits,
-        occ: Bits,
-    ) -> Bits {
-        let r = t.reach(self.side, pat, from);
-        let mut d = r.mc.without(own) | r.m.without(occ) | (r.c & enemy);
+    #[inline(always)]
+    fn destinations(&self, f: &Frame, kind: Kind, pat: usize, from: Square) -> Bits {
+        let (t, own, enemy, occ) = (f.t, f.own, f.enemy, f.occ);
+        let mut d = t.steps(self.side, pat, from, own, enemy);
         let cell = from.cell();
         let level = from.level();
         let slides = |rook: bool, bishop: bool| {

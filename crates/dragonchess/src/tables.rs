@@ -24,12 +24,13 @@ enum Mode {
     CaptureOnly,
 }
 
-/// The unblockable destinations of one pattern from one square.
+/// The unblockable destinations of one pattern from one square, by mode
+/// (used while building).
 #[derive(Clone, Copy, Default)]
-pub struct Reach {
-    pub mc: Bits,
-    pub m: Bits,
-    pub c: Bits,
+struct Reach {
+    mc: Bits,
+    m: Bits,
+    c: Bits,
 }
 
 /// The eight slide directions `(dfile, drank)`: orthogonal first, and within
@@ -51,8 +52,14 @@ pub const DIAGONAL: [usize; 4] = [4, 5, 6, 7];
 pub const NO_CELL: u8 = u8::MAX;
 
 pub struct Tables {
-    /// `[side][pattern][square]`.
-    reach: Box<[Reach]>,
+    /// `[side][pattern][square]`: every unblockable destination, any mode.
+    /// One 48-byte row per piece keeps the generator's working set small.
+    reach: Box<[Bits]>,
+    /// Same indexing: the move-only and capture-only parts of `reach`, read
+    /// only for the patterns flagged in `restricted`.
+    move_only: Box<[Bits]>,
+    capture_only: Box<[Bits]>,
+    restricted: [bool; PATTERNS],
     /// `[side][pattern][target]`: squares capturing on `target` (mc or c).
     attackers: Box<[Bits]>,
     /// `[side][target]`: the union of `attackers` over all patterns, to skip
@@ -85,9 +92,17 @@ pub fn pattern(kind: Kind, hero_vertical: bool) -> usize {
 }
 
 impl Tables {
+    /// The unblockable destinations of a piece: any square of its rules
+    /// not held by `own`, minus occupied move-only and empty capture-only ones.
     #[inline]
-    pub fn reach(&self, side: Side, pattern: usize, sq: Square) -> &Reach {
-        &self.reach[(side.index() * PATTERNS + pattern) * SQUARES + sq.index()]
+    pub fn steps(&self, side: Side, pattern: usize, from: Square, own: Bits, enemy: Bits) -> Bits {
+        let i = (side.index() * PATTERNS + pattern) * SQUARES + from.index();
+        let d = self.reach[i].without(own);
+        if !self.restricted[pattern] {
+            return d;
+        }
+        d.without(self.move_only[i] & enemy)
+            .without(self.capture_only[i].without(enemy))
     }
     #[inline]
     pub fn attackers(&self, side: Side, pattern: usize, target: Square) -> Bits {
@@ -291,7 +306,9 @@ pub fn sylph_homes(side: Side) -> Bits {
 
 fn build() -> Tables {
     let n = 2 * PATTERNS * SQUARES;
-    let mut reach = vec![Reach::default(); n];
+    let mut reach = vec![Bits::EMPTY; n];
+    let mut move_only = vec![Bits::EMPTY; n];
+    let mut capture_only = vec![Bits::EMPTY; n];
     let mut attackers = vec![Bits::EMPTY; n];
     let mut any_attacker = vec![Bits::EMPTY; 2 * SQUARES];
     for side in Side::BOTH {
@@ -303,7 +320,7 @@ fn build() -> Tables {
             };
             let base = (side.index() * PATTERNS + pat) * SQUARES;
             for from in Square::all() {
-                let r = &mut reach[base + from.index()];
+                let mut r = Reach::default();
                 for (mode, vs) in rules(kind, vertical, from.level()) {
                     for [dl, df, dr] in vs {
                         let Some(to) = from.offset(dl, df, dr * side.forward()) else {
@@ -319,6 +336,12 @@ fn build() -> Tables {
                 if kind == Kind::Sylph && from.level() == GROUND {
                     r.m |= sylph_homes(side);
                 }
+                // A square allowed in both restricted modes is a plain one.
+                r.mc |= r.m & r.c;
+                let i = base + from.index();
+                reach[i] = r.mc | r.m | r.c;
+                move_only[i] = r.m.without(r.mc);
+                capture_only[i] = r.c.without(r.mc);
                 for to in (r.mc | r.c).iter() {
                     attackers[base + to.index()].set(from);
                     any_attacker[side.index() * SQUARES + to.index()].set(from);
@@ -326,6 +349,12 @@ fn build() -> Tables {
             }
         }
     }
+    let restricted = std::array::from_fn(|pat| {
+        Side::BOTH.iter().any(|side| {
+            let base = (side.index() * PATTERNS + pat) * SQUARES;
+            (base..base + SQUARES).any(|i| (move_only[i] | capture_only[i]).any())
+        })
+    });
     let mut rays = [[0u128; CELLS]; 8];
     let mut step = [[NO_CELL; CELLS]; 4];
     for (d, &(df, dr)) in DIRS.iter().enumerate() {
@@ -357,6 +386,9 @@ fn build() -> Tables {
     }
     Tables {
         reach: reach.into_boxed_slice(),
+        move_only: move_only.into_boxed_slice(),
+        capture_only: capture_only.into_boxed_slice(),
+        restricted,
         attackers: attackers.into_boxed_slice(),
         any_attacker: any_attacker.into_boxed_slice(),
         rays,
@@ -382,14 +414,25 @@ mod tests {
     #[test]
     fn griffin_and_paladin_reach() {
         let t = tables();
-        let g = t.reach(Side::Gold, Kind::Griffin.index(), sq("3d5"));
+        let none = Bits::EMPTY;
+        let g = t.steps(Side::Gold, Kind::Griffin.index(), sq("3d5"), none, none);
         assert_eq!(
-            names(g.mc),
+            names(g),
             ["2c4", "2e4", "2c6", "2e6", "3b2", "3f2", "3a3", "3g3", "3a7", "3g7", "3b8", "3f8"]
         );
-        let p = t.reach(Side::Gold, Kind::Paladin.index(), sq("2h1"));
+        let p = t.steps(Side::Gold, Kind::Paladin.index(), sq("2h1"), none, none);
         // 5 King steps, 4 in-plane knight leaps, 6 3-D knight leaps.
-        assert_eq!(p.mc.count(), 15);
+        assert_eq!(p.count(), 15);
+        // A Warrior moves ahead onto an empty square, diagonally only to capture.
+        let w = sq("2e4");
+        let ahead = Bits::single(sq("2e5"));
+        let diagonal = Bits::single(sq("2d5"));
+        let pat = Kind::Warrior.index();
+        assert_eq!(names(t.steps(Side::Gold, pat, w, none, none)), ["2e5"]);
+        assert_eq!(
+            names(t.steps(Side::Gold, pat, w, none, ahead | diagonal)),
+            ["2d5"]
+        );
     }
 
     #[test]
@@ -398,10 +441,10 @@ mod tests {
         for side in Side::BOTH {
             for pat in 0..PATTERNS {
                 for from in Square::all() {
-                    let r = t.reach(side, pat, from);
+                    // With enemies everywhere, the destinations are the captures.
+                    let captures = t.steps(side, pat, from, Bits::EMPTY, Bits::ALL);
                     for to in Square::all() {
-                        let captures = (r.mc | r.c).has(to);
-                        assert_eq!(t.attackers(side, pat, to).has(from), captures);
+                        assert_eq!(t.attackers(side, pat, to).has(from), captures.has(to));
                     }
                 }
             }
