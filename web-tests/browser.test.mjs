@@ -125,6 +125,7 @@ for (const g of catalog.games) {
       await page.click('[data-nav="prev"]');
       assert.match(await page.textContent('.plyinfo'), /of/);
       await page.click('[data-nav="last"]');
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(SHOTS, `${g.name}-${kind}.png`) });
       assert.deepEqual(errors, []);
       await context.close();

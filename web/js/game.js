@@ -322,7 +322,10 @@ export class GamePage {
       const text = e.actor === null ? `roll ${e.text}` : e.text;
       return `<li data-ply="${i + 1}" class="${who}${i + 1 === ply ? ' at' : ''}" tabindex="-1">${esc(text)}</li>`;
     }).join('');
-    moves.querySelector('.at')?.scrollIntoView({ block: 'nearest' });
+    // Scroll the list only, never the page (the board stays in view).
+    const at = moves.querySelector('.at');
+    if (at) moves.scrollTop = at.offsetTop - moves.clientHeight / 2;
+    else moves.scrollTop = moves.scrollHeight;
 
     const origin = `${location.origin}${location.pathname}`;
     const inv = invites(this.id);

@@ -11,7 +11,6 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::mpsc;
 
 #[derive(Deserialize)]
 struct ClientMessage {
@@ -46,8 +45,6 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
     if sink.send(Message::Text(snapshot.into())).await.is_err() {
         return;
     }
-    // Replies to this client's own requests.
-    let (reply_tx, mut replies) = mpsc::unbounded_channel::<String>();
     loop {
         tokio::select! {
             update = updates.recv() => {
@@ -60,24 +57,18 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
                     return;
                 }
             }
-            Some(reply) = replies.recv() => {
-                if sink.send(Message::Text(reply.into())).await.is_err() {
-                    return;
-                }
-            }
             incoming = stream.next() => {
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                     Some(Ok(_)) => continue,
                 };
-                let app = Arc::clone(&app);
-                let id = id.clone();
-                let reply_tx = reply_tx.clone();
-                // Handled aside so updates keep flowing while a move is stored.
-                tokio::spawn(async move {
-                    let _ = reply_tx.send(answer(&app, &id, text.as_str()).await.to_string());
-                });
+                // One request at a time per client; updates wait in the
+                // channel meanwhile.
+                let reply = answer(&app, &id, text.as_str()).await.to_string();
+                if sink.send(Message::Text(reply.into())).await.is_err() {
+                    return;
+                }
             }
         }
     }
