@@ -119,7 +119,7 @@ for (const g of catalog.games) {
       }
       await myTurn(page);
       assert.ok(played > 0, 'played at least one move');
-      const moves = await page.locator('.moves li:not(.chance)').count();
+      const moves = await page.locator('.moves .act:not(.chance)').count();
       assert.ok(moves >= played, `the move list shows ${moves} moves`);
       // Replay: step back one ply and forward again.
       await page.click('[data-nav="prev"]');

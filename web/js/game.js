@@ -40,6 +40,7 @@ export class GamePage {
 
   close() {
     this.closed = true;
+    document.title = 'Tabula';
     this.ws?.close();
     document.removeEventListener('keydown', this.onKey);
     narrow.removeEventListener?.('change', this.onResize);
@@ -129,8 +130,8 @@ export class GamePage {
       if (nav) this.nav(nav);
     });
     this.el('.moves').addEventListener('click', (e) => {
-      const li = e.target.closest('li[data-ply]');
-      if (li) this.seek(Number(li.dataset.ply));
+      const act = e.target.closest('[data-ply]');
+      if (act) this.seek(Number(act.dataset.ply));
     });
     this.el('.typemove').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -299,6 +300,7 @@ export class GamePage {
       return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(p.side)}</span> ${who} ${tags}${turn && s.thinking ? ' <span class="spinner" aria-label="thinking"></span>' : ''}</div>`;
     }).join('');
     this.el('.status').textContent = this.statusText();
+    document.title = `${myTurn ? '● ' : ''}${g.title} · Tabula`;
 
     const holds = Object.keys(mine).length > 0;
     const over = !!s.result;
@@ -316,12 +318,26 @@ export class GamePage {
     this.el('.controls').innerHTML = ctl.map(([a, t]) => `<button type="button" data-act="${a}">${t}</button>`).join('');
 
     this.el('.plyinfo').textContent = live ? `ply ${n}` : `ply ${ply} of ${n}`;
+    // One row per turn: the roll(s) before it, then the player's actions.
+    const rows = [];
+    let row = null;
+    let rolls = [];
+    g.history.forEach((e, i) => {
+      const cls = `${i + 1 === ply ? ' at' : ''}`;
+      if (e.actor === null) {
+        rolls.push(`<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">roll ${esc(e.text)}</span>`);
+        return;
+      }
+      if (!row || row.actor !== e.actor || rolls.length) {
+        row = { actor: e.actor, acts: [] };
+        rows.push(row);
+      }
+      row.acts.push(...rolls, `<span data-ply="${i + 1}" class="act${cls}" tabindex="-1">${esc(e.text)}</span>`);
+      rolls = [];
+    });
+    if (rolls.length) rows.push({ actor: null, acts: rolls });
     const moves = this.el('.moves');
-    moves.innerHTML = g.history.map((e, i) => {
-      const who = e.actor === null ? 'chance' : `p${e.actor}`;
-      const text = e.actor === null ? `roll ${e.text}` : e.text;
-      return `<li data-ply="${i + 1}" class="${who}${i + 1 === ply ? ' at' : ''}" tabindex="-1">${esc(text)}</li>`;
-    }).join('');
+    moves.innerHTML = rows.map((r) => `<li class="${r.actor === null ? 'chance' : `p${r.actor}`}">${r.acts.join(' ')}</li>`).join('');
     // Scroll the list only, never the page (the board stays in view).
     const at = moves.querySelector('.at');
     if (at) moves.scrollTop = at.offsetTop - moves.clientHeight / 2;
