@@ -167,11 +167,18 @@ export class GamePage {
   async control(act) {
     const id = this.id;
     try {
-      if (act === 'flip') { this.flip = !this.flipped(); this.render(); return; }
+      if (act === 'flip') {
+        if (this.g.num_players > 2) this.turn = (this.zoneTurn() + 1) % this.g.num_players;
+        else this.flip = !this.flipped();
+        this.render();
+        return;
+      }
       if (act === 'hint') {
+        this.el('.status').textContent = 'Thinking about a hint…';
         const h = await api(`/api/games/${id}/hint`, { token: this.turnToken() });
         this.hint = h.action;
-        this.toast(`Hint: ${h.action}`);
+        const top = h.ranked.slice(0, 3).map(([a, v]) => `${a} (${Math.round(v * 100)}%)`).join(', ');
+        this.toast(`Hint: ${h.action}${top ? ` · best: ${top}` : ''}`);
         this.render();
         return;
       }
@@ -215,6 +222,13 @@ export class GamePage {
     if (this.flip !== null) return this.flip;
     const seats = Object.keys(this.mine()).map(Number);
     return this.g.num_players === 2 && seats.length === 1 && seats[0] === 1;
+  }
+
+  /** Three players: whose corner is drawn at the bottom right (mine). */
+  zoneTurn() {
+    if (this.turn !== undefined) return this.turn;
+    const seats = Object.keys(this.mine()).map(Number);
+    return seats.length === 1 ? seats[0] : 1;
   }
 
   nav(where) {
@@ -278,7 +292,7 @@ export class GamePage {
       last: lastMove,
       hint: live ? this.hint : null,
       check: inCheck,
-      view: { flip: this.flipped(), level, narrow: narrow.matches },
+      view: { flip: this.flipped(), turn: this.zoneTurn(), level, narrow: narrow.matches },
     });
     this.tabs();
     let model = null;

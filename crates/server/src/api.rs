@@ -1,5 +1,23 @@
 //! The JSON API. Every error is `{"error": "..."}` with a 4xx status and
 //! changes nothing.
+//!
+//! | request | body | answer |
+//! |---|---|---|
+//! | `GET /api/catalog` | | games (name, title, description, sides, options, start), AI levels |
+//! | `GET /api/rules/{game}` | | `{html}` from `docs/rules/<game>.md` |
+//! | `GET /api/games` | | recent games, newest first |
+//! | `POST /api/games` | `{spec, position?, seats: [{type: human\|ai, level?, name?, invite?}], seed?}` | `{id, tokens: [{seat, token}]}` |
+//! | `POST /api/games/import` | `{record, seats}` | as above; the record's actions are replayed and checked |
+//! | `GET /api/games/{id}` | | snapshot: history (actor, text, position after), state |
+//! | `GET /api/games/{id}/record` | | the record file (text) |
+//! | `GET /api/games/{id}/ws` | | WebSocket: snapshot, then updates; accepts `{type: move, ...}` |
+//! | `POST /api/games/{id}/move` | `{token, action, ply?}` | `{ply}` |
+//! | `POST /api/games/{id}/join` | `{token, name?}` | `{seat}` |
+//! | `POST /api/games/{id}/undo` | `{token}` | `{ply}` |
+//! | `POST /api/games/{id}/resign` / `leave` | `{token}` | `{}` |
+//! | `POST /api/games/{id}/draw` | `{token, accept?}` | `{}` (offer, accept, or decline with `accept: false`) |
+//! | `POST /api/games/{id}/rematch` | `{token}` | `{id}` |
+//! | `POST /api/games/{id}/hint` | `{token}` | `{action, ranked: [[action, value]]}` |
 
 use crate::app::{App, Created, NewGame, SeatRequest};
 use crate::error::ApiError;

@@ -52,8 +52,11 @@ export default {
     return { from: path[0], to: path[path.length - 1], path, label: captures ? `capture ${action}` : action };
   },
 
-  draw(model) {
+  /** view.turn: which zone is drawn bottom-right (0 A, 1 B, 2 C). */
+  draw(model, view) {
+    const angle = { 0: 120, 1: 0, 2: -120 }[view.turn ?? 1];
     let out = `<svg class="board gildervaik" viewBox="-3 -3 ${10 * S + 6} ${10 * H + 6}" role="img" aria-label="Gildervaik board">`;
+    out += `<g transform="rotate(${angle} ${X0} ${((20 * H) / 3).toFixed(2)})">`;
     for (let r = 0; r < 10; r++) {
       for (let c = 0; c <= 2 * r; c++) {
         const name = `${ROWS[r]}${c + 1}`;
@@ -70,7 +73,7 @@ export default {
       const [cx, cy] = centre(r, c);
       out += `<circle class="pawn p${p}" cx="${cx.toFixed(2)}" cy="${cy.toFixed(2)}" r="2.1"/>`;
     }
-    return out + '</svg>';
+    return out + '</g></svg>';
   },
 
   extra(model) {
