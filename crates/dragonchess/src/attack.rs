@@ -11,23 +11,6 @@ use crate::piece::Kind;
 use crate::state::Dragonchess;
 use crate::tables::{pattern, tables, Tables, NO_CELL};
 
-/// Kinds with unblockable captures (the tables' `attackers`).
-const STEPPERS: [Kind; 13] = [
-    Kind::Warrior,
-    Kind::Dwarf,
-    Kind::Sylph,
-    Kind::Griffin,
-    Kind::Dragon,
-    Kind::Unicorn,
-    Kind::Hero,
-    Kind::Cleric,
-    Kind::Mage,
-    Kind::King,
-    Kind::Paladin,
-    Kind::Basilisk,
-    Kind::Elemental,
-];
-
 #[inline]
 fn bit(b: u128, cell: usize) -> bool {
     b >> cell & 1 != 0
@@ -45,10 +28,12 @@ impl Dragonchess {
         active: Bits,
     ) -> bool {
         let of = |k: Kind| self.kinds[k.index()] & active;
-        if (t.any_attacker(by, target) & active).any() {
-            for kind in STEPPERS {
-                let pat = pattern(kind, self.options.hero_vertical);
-                if (t.attackers(by, pat, target) & of(kind)).any() {
+        // Unblockable rules: the few pieces standing where some rule could
+        // capture from are checked one by one against their own rule.
+        for from in (t.any_attacker(by, target) & active).iter() {
+            if let Some(p) = self.piece_at(from) {
+                let pat = pattern(p.kind, self.options.hero_vertical);
+                if t.attackers(by, pat, target).has(from) {
                     return true;
                 }
             }
@@ -58,8 +43,10 @@ impl Dragonchess {
             GROUND => {
                 let o = occ.0[GROUND];
                 let mages = of(Kind::Mage).0[GROUND];
-                if t.rook(cell, o) & (of(Kind::Oliphant).0[GROUND] | mages) != 0
-                    || t.bishop(cell, o) & (of(Kind::Thief).0[GROUND] | mages) != 0
+                let rooks = of(Kind::Oliphant).0[GROUND] | mages;
+                let bishops = of(Kind::Thief).0[GROUND] | mages;
+                if (t.rook_rays[cell] & rooks != 0 && t.rook(cell, o) & rooks != 0)
+                    || (t.bishop_rays[cell] & bishops != 0 && t.bishop(cell, o) & bishops != 0)
                 {
                     return true;
                 }
@@ -68,7 +55,8 @@ impl Dragonchess {
                     && t.orth[cell] & of(Kind::Elemental).0[UNDERWORLD] != 0
             }
             SKY => {
-                t.bishop(cell, occ.0[SKY]) & of(Kind::Dragon).0[SKY] != 0
+                let dragons = of(Kind::Dragon).0[SKY];
+                (t.bishop_rays[cell] & dragons != 0 && t.bishop(cell, occ.0[SKY]) & dragons != 0)
                     || mage_jumps(of(Kind::Mage).0[UNDERWORLD], occ, cell)
             }
             _ => {
