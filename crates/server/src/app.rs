@@ -396,7 +396,6 @@ impl App {
         self.save(s, s.history.len(), false, &[], Some(&meta))
             .await?;
         s.meta = meta;
-        s.version += 1;
         Self::publish(h, s, s.history.len());
         Ok(())
     }
@@ -511,14 +510,12 @@ impl App {
         if let Some(r) = &s.meta.rematch {
             return Ok(r.clone());
         }
-        let n = s.meta.seats.len();
         let mut seats = s.meta.seats.clone();
         seats.rotate_right(1);
         for seat in &mut seats {
             seat.joined = seat.kind == SeatKind::Ai;
         }
         let game = s.start_game.clone();
-        debug_assert_eq!(game.num_players(), n);
         let session = self.new_session(
             game,
             s.start.clone(),
@@ -583,11 +580,12 @@ impl App {
             let mut s = h.session.lock().await;
             s.thinking = false;
             let played = match pick {
-                Ok(Ok(p)) if s.version == version => {
+                Ok(Ok(p)) if s.version == version && s.ai_to_move().map(|a| a.0) == Some(seat) => {
                     self.play_locked(&h, &mut s, seat, &p.action).await
                 }
                 Ok(Ok(_)) => {
-                    // The game moved on (a take-back): show it, think again.
+                    // The game moved on (a take-back, a resignation, the
+                    // seat changed hands): show it, look again.
                     Self::publish(&h, &s, s.history.len());
                     Ok(())
                 }

@@ -102,7 +102,8 @@ pub struct Session {
     pub history: Vec<Entry>,
     /// An AI seat is computing its move.
     pub thinking: bool,
-    /// Rises on every change; an AI answer for an older version is dropped.
+    /// Rises on every change of the position; an AI answer for an older
+    /// version is dropped.
     pub version: u64,
 }
 
