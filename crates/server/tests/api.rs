@@ -464,3 +464,27 @@ async fn every_registered_game_plays_and_resumes() {
         let _ = std::fs::remove_file(&db);
     }
 }
+
+#[tokio::test]
+async fn serves_the_ui_and_the_rules() {
+    let db = temp_db("assets");
+    let srv = start(tabula_games::registry(), &db);
+    for path in ["/", "/js/app.js", "/style.css", "/game/anything"] {
+        let (st, body) = srv.call("GET", path, Value::Null).await;
+        assert_eq!(st, StatusCode::OK, "{path}");
+        assert!(!body.as_str().unwrap_or("").is_empty(), "{path}");
+    }
+    let (st, _) = srv.call("GET", "/nope.js", Value::Null).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    for entry in tabula_games::registry().entries() {
+        let rules = srv.get(&format!("/api/rules/{}", entry.name)).await;
+        assert!(
+            rules["html"].as_str().unwrap_or("").starts_with('<'),
+            "{}",
+            entry.name
+        );
+    }
+    let (st, _) = srv.call("GET", "/api/rules/chess", Value::Null).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let _ = std::fs::remove_file(&db);
+}
