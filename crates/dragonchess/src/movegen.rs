@@ -2,9 +2,9 @@
 //!
 //! Destinations come from the tables (steps, leaps, captures from afar) plus
 //! slides and the blockable two-square moves. Legality: a move can only
-//! expose its own King if the King moves, a Basilisk moves (freezes and
-//! thaws enemy pieces), the Dragon removes a piece from afar without taking
-//! its square, or the piece leaves a square on a blockable line between the
+//! expose its own King if the King moves, a Basilisk leaves the square under
+//! an enemy piece (thawing it; freezing only ever removes attackers), the
+//! Dragon removes a piece from afar without taking its square, or the piece leaves a square on a blockable line between the
 //! King and an enemy attacker ("pinned"). Only those moves, and every move
 //! when in check, are tested by replaying the placement; the rest are legal
 //! as generated.
@@ -80,6 +80,7 @@ impl Dragonchess {
         macro_rules! each_kind {
             ($($k:literal)*) => { $( self.generate_kind::<$k, S>(&f, sink)?; )* };
         }
+        const _: () = assert!(Kind::COUNT == 15, "list every kind below");
         each_kind!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14);
         ControlFlow::Continue(())
     }
