@@ -23,6 +23,8 @@ export class BoardView {
     this.els = new Map();
     host.addEventListener('pointerdown', (e) => this.pointerDown(e));
     host.addEventListener('pointerup', (e) => this.pointerUp(e));
+    // A touch that turns into panning (zoomed board) sends no click.
+    host.addEventListener('pointercancel', () => { this.dragFrom = null; this.justSelected = false; });
     host.addEventListener('click', (e) => this.click(e));
     host.addEventListener('keydown', (e) => {
       if ((e.key === 'Enter' || e.key === ' ') && e.target.dataset?.key) {

@@ -173,6 +173,12 @@ export class GamePage {
         this.render();
         return;
       }
+      if (act === 'zoom') {
+        this.zoom = !this.zoom;
+        this.el('#board').classList.toggle('zoom', this.zoom);
+        this.render();
+        return;
+      }
       if (act === 'hint') {
         this.el('.status').textContent = 'Thinking about a hint…';
         const h = await api(`/api/games/${id}/hint`, { token: this.turnToken() });
@@ -329,6 +335,7 @@ export class GamePage {
     if (holds && !over && g.num_players > 2) ctl.push(['leave', 'Leave']);
     if (holds && over) ctl.push(s.rematch ? ['gorematch', 'Go to the rematch'] : ['rematch', 'Rematch']);
     ctl.push(['flip', 'Flip']);
+    if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? 'Zoom out' : 'Zoom in']);
     this.el('.controls').innerHTML = ctl.map(([a, t]) => `<button type="button" data-act="${a}">${t}</button>`).join('');
 
     this.el('.plyinfo').textContent = live ? `ply ${n}` : `ply ${ply} of ${n}`;

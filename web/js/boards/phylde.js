@@ -16,6 +16,9 @@ function sq(name) {
 }
 
 export default {
+  /** Small squares on a phone: the page offers a zoomed, scrollable board. */
+  zoomable: true,
+
   parse(fen) {
     const [board = '', side = 'S', turn = '-'] = fen.split(' ');
     const pieces = new Map();

@@ -96,13 +96,13 @@ export default {
       const rune = RUNES[c];
       const shape = `<rect class="sq${rune ? ' rune' : ''}" x="${x + 0.4}" y="${y + 0.4}" width="${U - 0.8}" height="${U - 0.8}" rx="1.2"/>` +
         (rune ? `<path class="runeglyph" transform="translate(${x + 1.5} ${y + 1.5}) scale(7)" d="${rune}"/>` : '') +
-        `<text class="num" x="${x + 1.3}" y="${y + 2.6}">${c}</text>`;
+        `<text class="num" x="${x + 0.9}" y="${y + 2.3}">${c}</text>`;
       out += cell(String(c), shape, x + U / 2, y + U / 2, 1.6);
     }
     model.p.forEach((list, side) => {
       for (const c of list) {
         const [x, y] = xy(c, flip, tall);
-        out += `<circle class="pawn p${side}" cx="${x + U / 2}" cy="${y + U / 2}" r="3.4"/>`;
+        out += `<circle class="pawn p${side}" cx="${x + U / 2 + 0.4}" cy="${y + U / 2 + 0.6}" r="3.1"/>`;
       }
     });
     return out + '</svg>';
