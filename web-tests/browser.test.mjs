@@ -133,7 +133,7 @@ for (const g of catalog.games) {
   }
 }
 
-test('keyboard, drag and take-back (desktop)', async () => {
+test('keyboard, drag, take-back, resign and rematch (desktop)', async () => {
   const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games[0];
   const { context, page, errors } = await newPage('desktop');
   await startVsAi(page, g.name);
@@ -169,6 +169,17 @@ test('keyboard, drag and take-back (desktop)', async () => {
   assert.match(await page.textContent('.plyinfo'), /of/);
   await page.keyboard.press('End');
   assert.doesNotMatch(await page.textContent('.plyinfo'), /of/);
+  // Resign, then a rematch with the seats turned round.
+  const first = page.url();
+  page.once('dialog', (d) => d.accept());
+  await page.click('[data-act="resign"]');
+  await page.waitForSelector('.game[data-turn="over"]');
+  assert.match(await page.textContent('.status'), /wins by resignation/);
+  await page.click('[data-act="rematch"]');
+  await page.waitForFunction((u) => location.href !== u, first);
+  await page.waitForSelector('.game svg.board');
+  assert.equal(await myTurn(page), 'mine');
+  assert.match(await page.textContent('.player.turn'), /you/);
   assert.deepEqual(errors, []);
   await context.close();
 });
