@@ -7,21 +7,19 @@ import { api, knownGames, playerName, setPlayerName, rememberSeat } from './api.
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
 import { GamePage } from './game.js';
+import { esc } from './util.js';
 
 const main = document.getElementById('app');
 let catalog = null;
 let page = null;
 
-export function toast(text, bad = false) {
+function toast(text, bad = false) {
   const t = document.getElementById('toast');
   t.textContent = text;
   t.className = bad ? 'show bad' : 'show';
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.className = ''; }, 3500);
 }
-
-export { esc } from './util.js';
-import { esc } from './util.js';
 
 async function getCatalog() {
   catalog = catalog || (await api('/api/catalog'));

@@ -93,7 +93,7 @@ export class GamePage {
 
   layout() {
     this.main.innerHTML = `
-      <section class="game" data-game="${esc(this.module === undefined ? '' : '')}">
+      <section class="game">
         <div class="board-area">
           <div class="level-tabs" role="tablist" hidden></div>
           <div class="board-host" id="board"></div>
