@@ -68,7 +68,10 @@ fn restore_default_sigpipe() {
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let result = match cli.command {
         Command::Games(a) => games::run(a),
         Command::Show(a) => inspect::show(a),
@@ -88,6 +91,26 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Help and version print as usual; a usage mistake is one line on stderr.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or("bad arguments");
+    eprintln!(
+        "tabula: {} (see --help)",
+        first.trim_start_matches("error: ")
+    );
+    ExitCode::from(2)
 }
 
 /// Create a game from a spec string and an optional position string.

@@ -14,9 +14,9 @@ use tabula_core::{AnyGame, Player, Record, Turn};
 pub struct Args {
     /// Game spec, e.g. `dragonchess` or `stelpur(preset=ludii)`.
     spec: String,
-    /// Who sits where, comma-separated in seat order: `human`, `computer`
-    /// or `computer:N` for level N (default: seat 1 human, the others
-    /// computer).
+    /// Who sits where, comma-separated in seat order: `human`, `computer`,
+    /// `computer:N` for level N, or `random` (default: seat 1 human, the
+    /// others computer).
     #[arg(long)]
     seats: Option<String>,
     /// Strength of the computer seats, 1 (beginner) to 8 (about 2 s a move).
@@ -38,6 +38,19 @@ enum Seat {
     Human,
     /// A computer player of this level.
     Computer(u8),
+    /// A computer player choosing uniformly at random (fast, reproducible).
+    Random,
+}
+
+impl Seat {
+    /// The `tabula_games::agent` name, for computer seats.
+    fn agent_name(self) -> Option<String> {
+        match self {
+            Seat::Human => None,
+            Seat::Computer(level) => Some(format!("level{level}")),
+            Seat::Random => Some("random".to_string()),
+        }
+    }
 }
 
 fn parse_seats(text: Option<&str>, n: usize, level: u8) -> Result<Vec<Seat>, String> {
@@ -66,11 +79,12 @@ fn parse_seats(text: Option<&str>, n: usize, level: u8) -> Result<Vec<Seat>, Str
         .split(',')
         .map(|s| match s.trim().to_ascii_lowercase().as_str() {
             "human" | "h" => Ok(Seat::Human),
+            "random" => Ok(Seat::Random),
             "computer" | "c" | "ai" => check(level),
             other => match other.strip_prefix("computer:").map(str::parse::<u8>) {
                 Some(Ok(l)) => check(l),
                 _ => Err(format!(
-                    "bad seat `{other}` (valid: human, computer, computer:N)"
+                    "bad seat `{other}` (valid: human, computer, computer:N, random)"
                 )),
             },
         })
@@ -192,6 +206,7 @@ pub fn run(args: Args) -> CmdResult {
         let who = match s {
             Seat::Human => "human".to_string(),
             Seat::Computer(level) => format!("computer level {level}"),
+            Seat::Random => "computer random".to_string(),
         };
         record.set_meta(
             &format!("player {}", i + 1),
@@ -201,12 +216,10 @@ pub fn run(args: Args) -> CmdResult {
     let agents = seats
         .iter()
         .enumerate()
-        .map(|(i, seat)| match seat {
-            Seat::Human => Ok(None),
-            Seat::Computer(level) => {
-                tabula_games::agent(game.as_ref(), &format!("level{level}"), seed ^ i as u64)
-                    .map(Some)
-            }
+        .map(|(i, seat)| {
+            seat.agent_name()
+                .map(|name| tabula_games::agent(game.as_ref(), &name, seed ^ i as u64))
+                .transpose()
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
@@ -238,7 +251,7 @@ pub fn run(args: Args) -> CmdResult {
                 println!("roll: {r}");
                 shown = false;
             }
-            Turn::Player(p) if matches!(s.seats[p.index()], Seat::Computer(_)) => {
+            Turn::Player(p) if s.seats[p.index()] != Seat::Human => {
                 let a = s.computer_action(p)?;
                 println!("{} plays {a}", s.game.player_name(p));
                 shown = false;

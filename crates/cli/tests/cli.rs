@@ -125,7 +125,7 @@ fn computer_games_are_saved_and_replayed() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     for name in game_names() {
         let players = players_of(&name);
-        let seats = vec!["computer"; players].join(",");
+        let seats = vec!["random"; players].join(",");
         let file = dir.join(format!("{name}.txt"));
         let file = file.to_str().expect("utf-8 path");
         let out = tabula(&[
@@ -212,6 +212,8 @@ fn bad_input_fails_with_one_line() {
     assert_clean_failure(&tabula(&["show", "chess"]), "unknown game `chess`");
     assert_clean_failure(&tabula(&["moves", "chess(x=1"]), "missing `)`");
     assert_clean_failure(&tabula(&["replay", "/nonexistent/file.txt"]), "cannot read");
+    assert_clean_failure(&tabula(&["perft", "phylde", "deep"]), "invalid value");
+    assert_clean_failure(&tabula(&["frobnicate"]), "unrecognized subcommand");
     let dir = std::env::temp_dir().join(format!("tabula-cli-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let f = dir.join("junk.txt");
@@ -227,7 +229,7 @@ fn bad_input_fails_with_one_line() {
             &tabula(&["moves", &format!("{name}(no_such_option=1)")]),
             "valid:",
         );
-        assert_clean_failure(&tabula(&["bench", &name, "--seconds", "-1"]), "--seconds");
+        assert_clean_failure(&tabula(&["bench", &name, "--seconds=-1"]), "--seconds");
         assert_clean_failure(&tabula(&["play", &name, "--seats", "human"]), "seats");
     }
 }
