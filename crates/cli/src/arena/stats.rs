@@ -10,9 +10,8 @@ pub fn elo(s: f64, opponents: usize) -> Option<f64> {
     Some(400.0 * (s * opponents as f64 / (1.0 - s)).log10())
 }
 
-/// Mean and the half-width of its 95 % interval over independent samples
-/// (here: whole blocks of paired games, which removes the seat and dice
-/// luck shared within a block).
+/// Mean and the half-width of its 95 % interval over game scores, taken
+/// as independent (pairing only makes the true interval narrower).
 pub fn mean_interval(samples: &[f64]) -> (f64, f64) {
     let n = samples.len() as f64;
     if samples.is_empty() {
@@ -45,6 +44,8 @@ pub enum Verdict {
 }
 
 const ALPHA: f64 = 0.05;
+/// Per-game score variance assumed at least (decisive games give 0.25).
+const MIN_VARIANCE: f64 = 0.1;
 const BETA: f64 = 0.05;
 
 impl Sprt {
@@ -71,10 +72,8 @@ impl Sprt {
             return 0.0;
         }
         let mean = scores.iter().sum::<f64>() / n;
-        let var = scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
-        if var <= 0.0 {
-            return 0.0;
-        }
+        // A floor keeps a perfect run (zero variance) from never deciding.
+        let var = (scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).max(MIN_VARIANCE);
         let (s0, s1) = (Self::score(self.elo0), Self::score(self.elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
@@ -122,6 +121,7 @@ mod tests {
         let even: Vec<f64> = (0..600).map(|i| f64::from(i % 2)).collect();
         assert_eq!(s.verdict(&even), Verdict::H0);
         assert_eq!(s.verdict(&strong[..4]), Verdict::Continue);
+        assert_eq!(s.verdict(&[1.0; 12]), Verdict::H1, "a perfect run decides");
         assert!(Sprt::parse("10,0").is_err());
         assert!(Sprt::parse("x").is_err());
     }
