@@ -60,7 +60,6 @@ pub struct Args {
 /// What happened in one game, with the agents' search statistics.
 struct GameResult {
     index: usize,
-    block: usize,
     /// Agent index of each seat.
     seating: Vec<usize>,
     outcome: Outcome,
@@ -142,9 +141,8 @@ pub fn run(args: Args) -> CmdResult {
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let mut tallies = vec![Tally::default(); players];
-    // Per block, per agent: points and games, for the interval.
-    let mut per_block = vec![vec![(0.0, 0usize); players]; blocks];
-    let mut first_scores = Vec::new();
+    // Per agent: the points of every game, for the interval and the SPRT.
+    let mut scores = vec![Vec::new(); players];
     let mut verdict = Verdict::Continue;
     let mut done = 0;
     let progress = Progress::new(total, &names);
@@ -189,11 +187,7 @@ pub fn run(args: Args) -> CmdResult {
                 t.moves += r.moves[a];
                 t.nodes += r.nodes[a];
                 t.thinking += r.thinking[a];
-                per_block[r.block][a].0 += pts;
-                per_block[r.block][a].1 += 1;
-                if a == 0 {
-                    first_scores.push(pts);
-                }
+                scores[a].push(pts);
             }
             if let Some(dir) = &args.records {
                 let path = dir.join(format!("game-{:04}.txt", r.index + 1));
@@ -202,7 +196,7 @@ pub fn run(args: Args) -> CmdResult {
             }
             progress.show(done, &tallies);
             if let Some(s) = &sprt {
-                verdict = s.verdict(&first_scores);
+                verdict = s.verdict(&scores[0]);
                 if verdict != Verdict::Continue {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -216,12 +210,7 @@ pub fn run(args: Args) -> CmdResult {
     let rows: Vec<_> = (0..players)
         .map(|a| {
             let t = &tallies[a];
-            let samples: Vec<f64> = per_block
-                .iter()
-                .filter(|b| b[a].1 > 0)
-                .map(|b| b[a].0 / b[a].1 as f64)
-                .collect();
-            let (mean, half) = mean_interval(&samples);
+            let (mean, half) = mean_interval(&scores[a]);
             let score = if t.games > 0 {
                 t.points / t.games as f64
             } else {
@@ -270,7 +259,7 @@ pub fn run(args: Args) -> CmdResult {
         if let Some(s) = &sprt {
             obj["sprt"] = json!({
                 "elo0": s.elo0, "elo1": s.elo1,
-                "llr": s.llr(&first_scores),
+                "llr": s.llr(&scores[0]),
                 "verdict": format!("{verdict:?}"),
             });
         }
@@ -326,7 +315,7 @@ pub fn run(args: Args) -> CmdResult {
             "SPRT elo0={} elo1={}: LLR {:.2}, {}",
             s.elo0,
             s.elo1,
-            s.llr(&first_scores),
+            s.llr(&scores[0]),
             match verdict {
                 Verdict::H1 => "H1 accepted (stronger)",
                 Verdict::H0 => "H0 accepted (not stronger)",
@@ -391,7 +380,6 @@ impl Match<'_> {
         record.result = Some(outcome);
         Ok(GameResult {
             index,
-            block,
             seating: seating.to_vec(),
             outcome,
             record,
