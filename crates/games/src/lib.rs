@@ -8,9 +8,9 @@ pub fn registry() -> Registry {
     Registry::new(vec![
         // GAMES: one `GameEntry::of::<Type>(TITLE, DESCRIPTION)` line per game crate.
         GameEntry::of::<dragonchess::Dragonchess>(dragonchess::TITLE, dragonchess::DESCRIPTION),
-        GameEntry::of::<stelpur::Stelpur>(stelpur::TITLE, stelpur::DESCRIPTION),
-        GameEntry::of::<phylde::Phylde>(phylde::TITLE, phylde::DESCRIPTION),
         GameEntry::of::<gildervaik::Gildervaik>(gildervaik::TITLE, gildervaik::DESCRIPTION),
+        GameEntry::of::<phylde::Phylde>(phylde::TITLE, phylde::DESCRIPTION),
+        GameEntry::of::<stelpur::Stelpur>(stelpur::TITLE, stelpur::DESCRIPTION),
     ])
 }
 
@@ -21,9 +21,9 @@ type AgentMaker = fn(&dyn AnyGame, &str, u64) -> Option<Result<Box<dyn AnyAgent>
 const AGENTS: &[AgentMaker] = &[
     // AGENTS: one `tabula_ai::agent_for::<Type>` line per game crate.
     tabula_ai::agent_for::<dragonchess::Dragonchess>,
-    tabula_ai::agent_for::<stelpur::Stelpur>,
-    tabula_ai::agent_for::<phylde::Phylde>,
     tabula_ai::agent_for::<gildervaik::Gildervaik>,
+    tabula_ai::agent_for::<phylde::Phylde>,
+    tabula_ai::agent_for::<stelpur::Stelpur>,
 ];
 
 /// An AI player by name (`random`, `mcts`, `level5`, ... see
