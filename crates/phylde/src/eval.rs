@@ -1,5 +1,14 @@
-//! Static evaluation for the AI agents: material plus the surround threat
-//! on each King (how many of its quad squares have distinct attackers).
+//! Static evaluation for the AI agents, in soldiers, from one side's point
+//! of view and zero-sum by construction (each term is mine minus theirs):
+//!
+//! - material (a cavalier's reach makes it the best attacker);
+//! - approach: every piece earns a little for each step it is closer to
+//!   the enemy King's quad, so the search has a gradient to climb long
+//!   before any piece is in range (without it the pieces never converge
+//!   and games end by the no-capture rule);
+//! - pressure: how many of the enemy quad's squares have distinct
+//!   attackers (four is a win), counted both ways, so an attack on one's
+//!   own King is a penalty.
 
 use crate::action::Action;
 use crate::geometry::{ray_between, step, Sq};
@@ -7,12 +16,19 @@ use crate::pieces::{quad_cell, Class, Kind, Side, CLASS, EMPTY};
 use crate::state::Phylde;
 use tabula_core::{Evaluate, Player};
 
-/// Piece values in soldiers: a cavalier's reach makes it the best attacker.
-const VALUE: [f32; 3] = [1.0, 2.0, 3.0];
+/// Piece values in soldiers.
+const VALUE: [f32; 3] = [1.0, 2.5, 4.0];
+
+/// Bonus per step of approach to the enemy quad, by kind: small against
+/// material, so a piece is never traded for a few steps.
+const APPROACH: [f32; 3] = [0.02, 0.03, 0.04];
+
+/// Farthest Chebyshev distance from a square to a quad.
+const FAR: usize = 16;
 
 /// Value of having k of the enemy quad's squares matched to distinct
-/// attackers; 4 is a win and never evaluated.
-const PRESSURE: [f32; 5] = [0.0, 0.3, 1.0, 3.0, 3.0];
+/// attackers; 4 is a surround (a win, normally decided before evaluation).
+const PRESSURE: [f32; 5] = [0.0, 0.4, 1.2, 3.5, 8.0];
 
 impl Phylde {
     fn material_value(&self, side: Side) -> f32 {
@@ -20,6 +36,32 @@ impl Phylde {
             .iter()
             .map(|k| self.pieces[side.index()][k.index()].len() as f32 * VALUE[k.index()])
             .sum()
+    }
+
+    /// Sum over `side`'s pieces of their approach to the enemy King's
+    /// quad: `FAR` minus the Chebyshev distance, weighted by kind.
+    fn approach_value(&self, side: Side) -> f32 {
+        let king = self.kings[side.other().index()];
+        // The quad spans files x-1..=x and ranks y-1..=y.
+        let (kx, ky) = (king.x(), king.y());
+        let gap = |v: usize, k: usize| (k - 1).saturating_sub(v).max(v.saturating_sub(k));
+        Kind::ON_SQUARES
+            .iter()
+            .map(|k| {
+                let near: usize = self.pieces[side.index()][k.index()]
+                    .squares()
+                    .map(|sq| FAR - gap(sq.x(), kx).max(gap(sq.y(), ky)).min(FAR))
+                    .sum();
+                near as f32 * APPROACH[k.index()]
+            })
+            .sum()
+    }
+
+    /// Everything `side` has, before subtracting the other side's.
+    fn side_value(&self, side: Side) -> f32 {
+        self.material_value(side)
+            + self.approach_value(side)
+            + PRESSURE[self.surround_pressure(side.other())]
     }
 
     /// Whether the piece stepping `from`→`to` attacks a square of the enemy
@@ -45,9 +87,7 @@ impl Phylde {
 impl Evaluate for Phylde {
     fn evaluate(&self, p: Player) -> f32 {
         let me = Side::from_index(p.index());
-        let them = me.other();
-        self.material_value(me) - self.material_value(them) + PRESSURE[self.surround_pressure(them)]
-            - PRESSURE[self.surround_pressure(me)]
+        self.side_value(me) - self.side_value(me.other())
     }
 
     /// Captures, shots, and steps that bring an attacker onto the enemy quad.
