@@ -102,3 +102,38 @@ impl Evaluate for Phylde {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::options::Options;
+    use crate::state::Phylde;
+    use tabula_core::{Evaluate, Game, Player};
+
+    /// Kings on j15+ (North) and j3+ (South), a South soldier on `rank`
+    /// of file a (rank 1 is the last FEN row).
+    fn soldier_on_rank(rank: usize) -> Phylde {
+        let rows: Vec<&str> = (1..=18)
+            .rev()
+            .map(|r| match r {
+                15 => "9r8",
+                3 => "9R8",
+                _ if r == rank => "S17",
+                _ => "18",
+            })
+            .collect();
+        let fen = format!("{} S", rows.join("/"));
+        Phylde::from_position(&Options::default(), &fen).unwrap()
+    }
+
+    #[test]
+    fn approaching_the_enemy_king_scores_and_stays_zero_sum() {
+        let (far, near) = (soldier_on_rank(1), soldier_on_rank(9));
+        let (f, n) = (far.evaluate(Player(0)), near.evaluate(Player(0)));
+        assert_eq!(f, -far.evaluate(Player(1)));
+        assert_eq!(n, -near.evaluate(Player(1)));
+        // The North quad is j15 k15 j16 k16: a1 is 14 steps away (FAR - 2),
+        // a9 is 9 (6 ranks, but 9 files): 5 steps closer.
+        assert!((f - (1.0 + 0.02 * 2.0)).abs() < 1e-5, "{f}");
+        assert!((n - f - 0.02 * 5.0).abs() < 1e-5, "{n} vs {f}");
+    }
+}
