@@ -126,6 +126,17 @@ impl Strips {
         s
     }
 
+    /// The cells of `self` not in `other` (`other` within `self`), one
+    /// vectorised pass.
+    #[inline]
+    pub fn without(&self, other: &Strips) -> Strips {
+        let mut out = *self;
+        for (o, x) in out.0.iter_mut().zip(&other.0) {
+            *o ^= x;
+        }
+        out
+    }
+
     /// Add or remove one cell.
     #[inline(always)]
     pub fn toggle(&mut self, x: Cell) {

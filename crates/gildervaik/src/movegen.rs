@@ -87,14 +87,13 @@ impl Gildervaik {
         let confine = self.opts.confine_in_target;
         let mut board = JumpBoard {
             occupied: self.strips,
-            centres: self.strips,
+            centres: if self.opts.jump_own_pawns {
+                self.strips
+            } else {
+                self.strips.without(&self.seat_strips[seat])
+            },
             long,
         };
-        if !self.opts.jump_own_pawns {
-            for x in Cells(own) {
-                board.centres.toggle(x);
-            }
-        }
         let fenced = |x: Cell| if confine { fence(seat, x) } else { ALL_BOARD };
         for from in Cells(own) {
             let steps = NEIGHBOURS[from.id()] & !all & fenced(from);

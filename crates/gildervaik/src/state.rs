@@ -48,6 +48,8 @@ pub struct Gildervaik {
     pub(crate) key: u64,
     /// Every pawn along the strips, for jump generation (kept incrementally).
     pub(crate) strips: Strips,
+    /// Each seat's pawns along the strips: jump centres in one pass.
+    pub(crate) seat_strips: [Strips; 3],
     /// Set once the game is over.
     pub(crate) result: Option<Outcome>,
 }
@@ -74,6 +76,7 @@ impl Gildervaik {
             counters,
             key,
             strips: Strips::new(pawns[0] | pawns[1] | pawns[2]),
+            seat_strips: pawns.map(Strips::new),
             result: None,
         }
     }
@@ -124,6 +127,7 @@ impl Gildervaik {
         self.pawns[seat] ^= x.bit();
         self.key ^= PAWN_KEYS[seat][x.id()];
         self.strips.toggle(x);
+        self.seat_strips[seat].toggle(x);
     }
 
     pub(crate) fn set_side(&mut self, seat: Seat) {
