@@ -95,11 +95,20 @@ impl Gildervaik {
             long,
         };
         let fenced = |x: Cell| if confine { fence(seat, x) } else { ALL_BOARD };
+        // A ray's first cell is a neighbour: a segment needs one that is
+        // empty (long jumps) or a centre, so not one of the pawns that
+        // cannot be jumped.
+        let walls = if self.opts.jump_own_pawns { 0 } else { own };
+        let openings = if long { !walls } else { all & !walls };
         for from in Cells(own) {
             let steps = NEIGHBOURS[from.id()] & !all & fenced(from);
             // A pawn's own cell is not on its rays, so its first segments
             // need no change to the board.
-            let first = board.landings(from) & fenced(from);
+            let first = if NEIGHBOURS[from.id()] & openings == 0 {
+                0
+            } else {
+                board.landings(from) & fenced(from)
+            };
             let mut reached = from.bit() | first;
             if chain && first != 0 {
                 // The start cell counts as empty during the move.
