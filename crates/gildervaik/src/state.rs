@@ -122,7 +122,7 @@ impl Gildervaik {
         self.remaining().count() as u32
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn toggle_pawn(&mut self, seat: Seat, x: Cell) {
         self.pawns[seat] ^= x.bit();
         self.key ^= PAWN_KEYS[seat][x.id()];
