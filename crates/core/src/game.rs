@@ -54,6 +54,14 @@ impl PlayerSet {
     }
 }
 
+impl FromIterator<Player> for PlayerSet {
+    fn from_iter<I: IntoIterator<Item = Player>>(players: I) -> Self {
+        let mut set = PlayerSet::default();
+        players.into_iter().for_each(|p| set.insert(p));
+        set
+    }
+}
+
 /// How a finished game ended. Every game result in Tabula is one winner (all
 /// others lose) or a draw shared by some players (the others lose).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -216,11 +216,10 @@ impl Game for Toy {
         }
         if self.turns >= MAX_TURNS {
             let best = *s.iter().max()?;
-            let mut set = PlayerSet::default();
-            s.iter()
-                .enumerate()
-                .filter(|(_, &x)| x == best)
-                .for_each(|(i, _)| set.insert(Player(i as u8)));
+            let set: PlayerSet = (0..s.len())
+                .filter(|&i| s[i] == best)
+                .map(|i| Player(i as u8))
+                .collect();
             return Some(if set.len() == 1 {
                 Outcome::Win(set.iter().next()?)
             } else {
@@ -415,10 +414,7 @@ fn records_round_trip_and_report_the_first_bad_line() {
 
 #[test]
 fn outcome_scores_sum_to_one() {
-    let mut set = PlayerSet::default();
-    set.insert(Player(0));
-    set.insert(Player(2));
-    let d = Outcome::Draw(set);
+    let d = Outcome::Draw([Player(0), Player(2)].into_iter().collect());
     assert_eq!(
         d.score(Player(0)) + d.score(Player(1)) + d.score(Player(2)),
         1.0

@@ -2,9 +2,9 @@
 
 mod common;
 
-use common::{game, listed, moves, play};
+use common::{draw, game, listed, moves, play};
 use gildervaik::Cell;
-use tabula_core::{Game, Outcome, Player, PlayerSet, Turn};
+use tabula_core::{Game, Outcome, Player, Turn};
 
 const E1_A: &str = "a1-b2 b1-b2 b1-c2 b3-b2 b3-c4 c1-c2 c1-d2 c3-c2 c3-c4 c3-d4 c5-c4 \
                     c5-d6 d1-d2 d1-e2 d3-d2 d3-d4 d3-e4 d5-d4 d5-d6 d5-e6 d7-d6 d7-e8";
@@ -14,14 +14,6 @@ fn rotate_text(text: &str) -> String {
         .map(|c| Cell::parse(c).unwrap().rotated().to_string())
         .collect::<Vec<_>>()
         .join("-")
-}
-
-fn draw(seats: &[u8]) -> Outcome {
-    let mut set = PlayerSet::default();
-    for &s in seats {
-        set.insert(Player(s));
-    }
-    Outcome::Draw(set)
 }
 
 #[test]

@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::{game, options, play};
+use common::{draw, game, options, play};
 use gildervaik::Gildervaik;
-use tabula_core::{ErrorKind, Evaluate, Game, Outcome, Player, PlayerSet, Turn};
+use tabula_core::{ErrorKind, Evaluate, Game, Outcome, Player, Turn};
 
 const START: &str = "A:a1,b1,b3,c1,c3,c5,d1,d3,d5,d7 \
                      B:g13,h13,h15,i13,i15,i17,j13,j15,j17,j19 \
@@ -54,14 +54,6 @@ fn bad_position_strings_are_errors() {
         let e = Gildervaik::from_position(&opts, bad).err();
         assert_eq!(e.map(|e| e.kind), Some(ErrorKind::Position), "{bad}");
     }
-}
-
-fn draw(seats: &[u8]) -> Outcome {
-    let mut set = PlayerSet::default();
-    for &s in seats {
-        set.insert(Player(s));
-    }
-    Outcome::Draw(set)
 }
 
 #[test]

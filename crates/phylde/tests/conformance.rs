@@ -2,18 +2,12 @@
 //! games, so every 25th ply is checked in full) and from sparse positions
 //! (short games, every ply checked).
 
+mod common;
+
+use common::preset;
 use phylde::{Options, Phylde, Setup, Side};
 use tabula_core::conformance::{check_games, Config};
 use tabula_core::Game;
-
-fn preset(setup: Setup, first_player: Side) -> Phylde {
-    Phylde::new_game(&Options {
-        setup,
-        first_player,
-        ..Options::default()
-    })
-    .unwrap()
-}
 
 #[test]
 fn conformance_from_the_presets() {

@@ -1,5 +1,8 @@
 //! The worked examples of spec §10 (E1–E11) and the note at the end of §12.
 
+mod common;
+
+use common::preset;
 use phylde::{
     format_turn, parse_turn, turn_records, whole_turns, Kind, Options, Phylde, Setup, Side,
 };
@@ -190,15 +193,6 @@ fn first_actions(g: &Phylde) -> [usize; 5] {
         n[4] += 1;
     }
     n
-}
-
-fn preset(setup: Setup, first_player: Side) -> Phylde {
-    Phylde::new_game(&Options {
-        setup,
-        first_player,
-        ..Options::default()
-    })
-    .unwrap()
 }
 
 #[test]

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use gildervaik::Gildervaik;
-use tabula_core::{Game, OptionValues, RawSpec};
+use tabula_core::{Game, OptionValues, Outcome, Player, RawSpec};
 
 /// Options from a spec string such as `gildervaik(mode=warrior)`.
 pub fn options(spec: &str) -> gildervaik::Options {
@@ -44,4 +44,9 @@ pub fn play(g: &mut Gildervaik, text: &str) {
         .parse_action(text)
         .unwrap_or_else(|e| panic!("{e} in {}", g.position()));
     g.apply(m);
+}
+
+/// A draw shared by the given seats (0 = A).
+pub fn draw(seats: &[u8]) -> Outcome {
+    Outcome::Draw(seats.iter().map(|&s| Player(s)).collect())
 }
