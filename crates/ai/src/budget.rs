@@ -18,6 +18,9 @@ pub struct Limits {
     pub iterations: Option<u64>,
     /// Set to `true` to make the agent return its best action so far.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Multiplies the agent's own time when `time` is not given: a
+    /// ladder of levels can be played at a fraction of their budgets.
+    pub time_scale: Option<f64>,
 }
 
 impl Limits {
@@ -54,7 +57,10 @@ impl Budget {
     pub fn new(limits: &Limits, defaults: &Limits) -> Self {
         let start = Instant::now();
         let (time, iterations) = match (limits.time, limits.iterations) {
-            (None, None) => (defaults.time, defaults.iterations),
+            (None, None) => {
+                let scale = limits.time_scale.unwrap_or(1.0);
+                (defaults.time.map(|t| t.mul_f64(scale)), defaults.iterations)
+            }
             given => given,
         };
         Budget {
@@ -100,5 +106,34 @@ impl Budget {
 
     pub fn iterations(&self) -> Option<u64> {
         self.iterations
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn searched(limits: &Limits, defaults: &Limits) -> Option<Duration> {
+        let b = Budget::new(limits, defaults);
+        b.deadline.map(|d| d.duration_since(b.start))
+    }
+
+    #[test]
+    fn the_caller_overrides_and_scales_the_agents_time() {
+        let own = Limits::time(Duration::from_millis(400));
+        let share = |ms: u64| Some(Duration::from_millis(ms).mul_f64(DEADLINE_SHARE));
+        assert_eq!(searched(&Limits::default(), &own), share(400));
+        let scaled = Limits {
+            time_scale: Some(0.25),
+            ..Limits::default()
+        };
+        assert_eq!(searched(&scaled, &own), share(100));
+        let given = Limits {
+            time: Some(Duration::from_millis(30)),
+            ..scaled
+        };
+        assert_eq!(searched(&given, &own), share(30));
+        // Iterations alone drop the agent's own time.
+        assert_eq!(searched(&Limits::iterations(10), &own), None);
     }
 }

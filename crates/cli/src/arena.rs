@@ -27,7 +27,8 @@ pub struct Args {
     /// Game spec, e.g. `phylde` or `gildervaik(mode=warrior)`.
     spec: String,
     /// One agent per seat, comma-separated: random, greedy, uct, mcts,
-    /// alphabeta, expectimax, level1 ... level8.
+    /// alphabeta, expectimax, level1 ... level8; `NAME@SECONDS` gives that
+    /// agent its own thinking time (e.g. `mcts@0.4,mcts@0.1`).
     #[arg(long)]
     agents: String,
     /// Number of games (rounded up to whole blocks of seatings).
@@ -37,6 +38,10 @@ pub struct Args {
     /// agent's own budget).
     #[arg(long)]
     time: Option<f64>,
+    /// Multiply each agent's own thinking time by this factor (for a ladder
+    /// of levels at a fraction of their budgets); ignored with `--time`.
+    #[arg(long)]
+    time_scale: Option<f64>,
     /// Random actions played at the start of every game, for variety.
     #[arg(long, default_value_t = 2)]
     opening: usize,
@@ -84,8 +89,10 @@ struct Tally {
 
 struct Match<'a> {
     spec: &'a str,
+    /// Each agent as written (`mcts@0.4`), for tables and records.
     names: Vec<String>,
-    limits: Limits,
+    /// Each agent's name without its time, and its limits.
+    agents: Vec<(String, Limits)>,
     opening: usize,
     seed: u64,
 }
@@ -105,7 +112,19 @@ pub fn run(args: Args) -> CmdResult {
             start.spec()
         ));
     }
-    for n in &names {
+    let time = parse_time(args.time)?;
+    if let Some(f) = args.time_scale {
+        if !(f > 0.0 && f <= 100.0) {
+            return Err(format!(
+                "--time-scale must be above 0 and at most 100, got {f}"
+            ));
+        }
+    }
+    let agents = names
+        .iter()
+        .map(|n| agent_entry(n, time, args.time_scale))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (n, _) in &agents {
         tabula_games::agent(start.as_ref(), n, 0).map_err(|e| e.to_string())?;
     }
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
@@ -129,10 +148,7 @@ pub fn run(args: Args) -> CmdResult {
     let m = Match {
         spec: &args.spec,
         names: names.clone(),
-        limits: Limits {
-            time: parse_time(args.time)?,
-            ..Limits::default()
-        },
+        agents,
         opening: args.opening,
         seed: args.seed,
     };
@@ -254,6 +270,7 @@ pub fn run(args: Args) -> CmdResult {
             "games": done,
             "seatings": seatings.len(),
             "time": args.time,
+            "time_scale": args.time_scale,
             "agents": agents,
         });
         if let Some(s) = &sprt {
@@ -270,14 +287,16 @@ pub fn run(args: Args) -> CmdResult {
         "{}: {done} games ({} seatings a block), {}, {threads} threads, {:.0} s",
         start.spec(),
         seatings.len(),
-        args.time
-            .map_or("each agent's own time".to_string(), |t| format!(
-                "{t} s a move"
-            )),
+        match (args.time, args.time_scale) {
+            (Some(t), _) => format!("{t} s a move"),
+            (None, Some(f)) => format!("each agent's own time x {f}"),
+            (None, None) => "each agent's own time".to_string(),
+        },
         started.elapsed().as_secs_f64()
     );
+    let w = names.iter().map(String::len).max().unwrap_or(0).max(12);
     println!(
-        "{:<12} {:>5} {:>5} {:>5} {:>6} {:>6} {:>7} {:>17} {:>8} {:>10}",
+        "{:<w$} {:>5} {:>5} {:>5} {:>6} {:>6} {:>7} {:>17} {:>8} {:>10}",
         "agent",
         "games",
         "wins",
@@ -297,7 +316,7 @@ pub fn run(args: Args) -> CmdResult {
     for &(a, score, e, lo, hi, nps) in &rows {
         let t = &tallies[a];
         println!(
-            "{:<12} {:>5} {:>5} {:>5} {:>6} {:>6.3} {:>7} {:>17} {:>8.3} {:>10.0}",
+            "{:<w$} {:>5} {:>5} {:>5} {:>6} {:>6.3} {:>7} {:>17} {:>8.3} {:>10.0}",
             names[a],
             t.games,
             t.wins,
@@ -326,6 +345,33 @@ pub fn run(args: Args) -> CmdResult {
     Ok(())
 }
 
+/// `NAME` or `NAME@SECONDS`: the agent and its limits (`time` from
+/// `--time` unless the entry gives its own; `time_scale` applies to the
+/// agent's own time when neither does).
+fn agent_entry(
+    entry: &str,
+    time: Option<Duration>,
+    time_scale: Option<f64>,
+) -> Result<(String, Limits), String> {
+    let (name, time) = match entry.split_once('@') {
+        None => (entry, time),
+        Some((name, secs)) => {
+            let secs: f64 = secs.parse().map_err(|_| {
+                format!("`{entry}`: the time after @ must be seconds, e.g. mcts@0.5")
+            })?;
+            (name, parse_time(Some(secs))?)
+        }
+    };
+    Ok((
+        name.to_string(),
+        Limits {
+            time,
+            time_scale,
+            ..Limits::default()
+        },
+    ))
+}
+
 impl Match<'_> {
     /// Play game `index` of `block` with agent `seating[s]` in seat `s`.
     fn play(&self, index: usize, block: usize, seating: &[usize]) -> Result<GameResult, String> {
@@ -336,7 +382,7 @@ impl Match<'_> {
             .enumerate()
             .map(|(seat, &a)| {
                 let seed = block_seed.wrapping_add(1 + seat as u64 * 7919);
-                tabula_games::agent(game.as_ref(), &self.names[a], seed)
+                tabula_games::agent(game.as_ref(), &self.agents[a].0, seed)
             })
             .collect::<Result<_, _>>()
             .map_err(|e| e.to_string())?;
@@ -364,7 +410,7 @@ impl Match<'_> {
                     let a = seating[p.index()];
                     let t0 = Instant::now();
                     let c = agents[p.index()]
-                        .choose(game.as_ref(), &self.limits)
+                        .choose(game.as_ref(), &self.agents[a].1)
                         .map_err(|e| format!("{} failed: {e}", self.names[a]))?;
                     thinking[a] += t0.elapsed();
                     moves[a] += 1;

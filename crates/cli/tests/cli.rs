@@ -233,3 +233,71 @@ fn bad_input_fails_with_one_line() {
         assert_clean_failure(&tabula(&["play", &name, "--seats", "human"]), "seats");
     }
 }
+
+#[test]
+fn arena_plays_every_seating_and_saves_records() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-arena-{}", std::process::id()));
+    for name in game_names() {
+        let players = players_of(&name);
+        // One searcher with its own time, the other seats random.
+        let agents = std::iter::once("greedy@0.01")
+            .chain(std::iter::repeat_n("random", players - 1))
+            .collect::<Vec<_>>()
+            .join(",");
+        let records = dir.join(&name);
+        let out = tabula(&[
+            "arena",
+            &name,
+            "--agents",
+            &agents,
+            "--games",
+            "1",
+            "--json",
+            "--records",
+            records.to_str().expect("path"),
+        ]);
+        let v = json(&out);
+        let seatings: usize = (1..=players).product();
+        assert_eq!(
+            v["games"].as_u64(),
+            Some(seatings as u64),
+            "{name}: whole block"
+        );
+        let rows = v["agents"].as_array().expect("agents");
+        assert_eq!(rows[0]["name"], "greedy@0.01");
+        let points: f64 = rows
+            .iter()
+            .map(|r| r["score"].as_f64().expect("score") * seatings as f64)
+            .sum();
+        assert!((points - seatings as f64).abs() < 1e-9, "{name}: points");
+        let saved = std::fs::read_dir(&records).expect("records").count();
+        assert_eq!(saved, seatings, "{name}: one record a game");
+        for entry in std::fs::read_dir(&records).expect("records") {
+            let path = entry.expect("entry").path();
+            let replay = tabula(&["replay", path.to_str().expect("path")]);
+            assert!(stdout(&replay).contains("record OK"), "{name}: {path:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let two = "dragonchess";
+    assert_clean_failure(&tabula(&["arena", two, "--agents", "random"]), "2 seats");
+    assert_clean_failure(
+        &tabula(&["arena", two, "--agents", "random,mcts@soon"]),
+        "seconds",
+    );
+    assert_clean_failure(
+        &tabula(&["arena", two, "--agents", "random,chess"]),
+        "unknown agent",
+    );
+    assert_clean_failure(
+        &tabula(&[
+            "arena",
+            two,
+            "--agents",
+            "random,level3",
+            "--time-scale",
+            "0",
+        ]),
+        "--time-scale",
+    );
+}

@@ -1,40 +1,101 @@
 //! Static evaluation for the AI agents. With three players a position is
 //! worth a player's own score minus the mean score of the others still in.
 
-use crate::geometry::{opposing_zones, Cells, Seat, DISTANCES, ZONES};
+use crate::geometry::{
+    opposing_zones, Cells, Seat, ALL_BOARD, DISTANCES, EXITS, NEAR_ZONES, NEIGHBOURS, ZONES,
+};
 use crate::moves::Move;
-use crate::options::Mode;
+use crate::options::{Mode, WinZone};
 use crate::state::Gildervaik;
 use tabula_core::{Evaluate, Player};
 
 /// Worth of a player who has left the game.
 const ELIMINATED: f32 = -50.0;
-/// Steps of progress worth one pawn: a pawn needs about this many to cross.
-const STEPS_PER_PAWN: f32 = 8.0;
+/// Steps of progress worth one pawn unit of the AI's scale, on which 4
+/// units give a 73 % expected score: a race lead of 8 steps (turns) is that
+/// decisive, and a coarser scale leaves every move looking alike to MCTS.
+const STEPS_PER_PAWN: f32 = 2.0;
+/// Turns of slack (turns left minus the steps to empty the home) below
+/// which every missing turn costs `SLACK_COST`.
+const SLACK_MARGIN: i64 = 10;
+const SLACK_COST: f32 = 2.0;
+/// Extra cost of a home that can no longer be emptied one step a turn.
+const LATE: f32 = 5.0;
+/// The threat stays short of elimination itself.
+const MOST_THREAT: f32 = 45.0;
+/// Cells of a zone left over when ten pawns fill it.
+const ZONE_ROOM: u32 = 6;
+/// Steps one rival pawn in or near a target zone costs.
+const RIVAL_STEPS: u32 = 3;
+/// Steps a target zone costs when rivals leave no room for ten.
+const BLOCKED_STEPS: u32 = 60;
 /// Bonus of a warrior pawn that cannot be captured where it stands.
 const SAFE_BONUS: f32 = 0.5;
+
+/// The two opposing zones of `seat`.
+fn opposing(seat: Seat) -> [Seat; 2] {
+    [(seat + 1) % 3, (seat + 2) % 3]
+}
 
 impl Gildervaik {
     /// Conquest: distance of the pawns to their best opposing zone, and the
     /// evacuation threat growing with the turn count.
     fn conquest_score(&self, seat: Seat) -> f32 {
         let own = self.pawns[seat];
-        let best = (0..3)
-            .filter(|&z| z != seat)
-            .map(|z| {
-                Cells(own)
-                    .map(|x| u32::from(DISTANCES[z][x.id()]))
-                    .sum::<u32>()
-            })
-            .min()
-            .unwrap_or(0);
-        let mut score = -(best as f32) / STEPS_PER_PAWN;
+        let [z1, z2] = opposing(seat);
+        let steps = match self.opts.win_zone {
+            WinZone::Same => self.zone_cost(seat, z1).min(self.zone_cost(seat, z2)),
+            WinZone::Either => Cells(own)
+                .map(|x| u32::from(DISTANCES[z1][x.id()].min(DISTANCES[z2][x.id()])))
+                .sum(),
+        };
+        let mut score = -(steps as f32) / STEPS_PER_PAWN;
         if let Some(turn) = self.opts.evacuation_turn {
-            let home = (own & ZONES[seat]).count_ones() as f32;
-            let urgency = (self.counters.turns[seat] as f32 / turn as f32).min(1.0);
-            score -= home * urgency;
+            score -= self.evacuation_threat(seat, turn);
         }
         score
+    }
+
+    /// Steps for `seat` to fill zone `z`, plus the cost of a rival: the
+    /// third player's pawns in or near `z` take cells for good (its owner's
+    /// pawns must leave anyway), and ten of the sixteen are needed. Two
+    /// players heading for the same zone both stall, which no search
+    /// horizon shows, so the rival's presence must weigh here.
+    fn zone_cost(&self, seat: Seat, z: Seat) -> u32 {
+        let steps: u32 = Cells(self.pawns[seat])
+            .map(|x| u32::from(DISTANCES[z][x.id()]))
+            .sum();
+        let rival = (self.pawns[3 - seat - z] & NEAR_ZONES[z]).count_ones();
+        let blocked = if rival > ZONE_ROOM { BLOCKED_STEPS } else { 0 };
+        steps + RIVAL_STEPS * rival + blocked
+    }
+
+    /// Pawns still at home weigh more as the evacuation turn nears, and a
+    /// home that cannot be emptied in the turns left (one step a turn)
+    /// is close to elimination.
+    fn evacuation_threat(&self, seat: Seat, turn: u32) -> f32 {
+        let home = self.pawns[seat] & ZONES[seat];
+        if home == 0 {
+            return 0.0;
+        }
+        let played = self.counters.turns[seat];
+        let urgency = (played as f32 / turn as f32).min(1.0);
+        let empty = ALL_BOARD & !self.occupied();
+        let steps: u32 = Cells(home)
+            .map(|x| {
+                let exit = EXITS[seat][x.id()];
+                // A pawn whose every way out is taken needs a turn more.
+                let open = Cells(NEIGHBOURS[x.id()] & empty).any(|y| EXITS[seat][y.id()] < exit);
+                u32::from(exit) + u32::from(!open)
+            })
+            .sum();
+        let slack = i64::from(turn.saturating_sub(played)) - i64::from(steps);
+        // Steeper as the slack runs out, and still sloped past it (a jump
+        // may save the day), but short of elimination.
+        let squeeze = (SLACK_MARGIN - slack).max(0) as f32 * SLACK_COST;
+        let late = if slack < 0 { LATE } else { 0.0 };
+        let squeeze = (squeeze + late).min(MOST_THREAT);
+        home.count_ones() as f32 * urgency + squeeze
     }
 
     /// Warrior: pawns, with a bonus for those that cannot be captured.
@@ -74,5 +135,47 @@ impl Evaluate for Gildervaik {
 
     fn is_tactical(&self, action: Move) -> bool {
         action.is_capture()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Options;
+    use tabula_core::Game;
+
+    fn at(text: &str) -> Gildervaik {
+        Gildervaik::from_position(&Options::default(), text).expect("position")
+    }
+
+    #[test]
+    fn a_rival_in_the_target_zone_turns_a_player_away() {
+        // A stands next to zone 1 (B's home), far from zone 2.
+        let alone = at("A:h12,i12 B:a1 C:j1 / A");
+        let crowded = at("A:h12,i12 B:a1 C:j1,g13,h13,h15,i13,i15,i17,j13 / A");
+        assert!(alone.zone_cost(0, 1) < alone.zone_cost(0, 2));
+        let extra = crowded.zone_cost(0, 1) - alone.zone_cost(0, 1);
+        assert_eq!(extra, 7 * RIVAL_STEPS + BLOCKED_STEPS);
+        // Zone 2 is untouched and now the better target.
+        assert_eq!(crowded.zone_cost(0, 2), alone.zone_cost(0, 2));
+        assert!(crowded.zone_cost(0, 2) < crowded.zone_cost(0, 1));
+    }
+
+    #[test]
+    fn a_home_pawn_weighs_more_as_the_evacuation_turn_nears() {
+        let a = Player(0);
+        let eval = |cell: &str, turns: u32| {
+            at(&format!(
+                "A:{cell},f6 B:j19 C:j1 / A ply={} turns={turns},{turns},{turns}",
+                3 * turns
+            ))
+            .evaluate(a)
+        };
+        // Early on a home pawn costs little; near turn 60 it costs a lot,
+        // and more the further it is from the way out.
+        assert!(eval("e4", 10) - eval("d3", 10) < 1.0);
+        assert!(eval("e4", 58) - eval("d3", 58) > 10.0);
+        assert!(eval("d3", 59) > eval("d2", 59));
+        assert!(eval("d2", 59) > ELIMINATED);
     }
 }

@@ -344,36 +344,72 @@ pub const fn opposing_zones(seat: Seat) -> u128 {
     ALL_ZONES & !build_zones()[seat]
 }
 
-const fn build_distances() -> [[u8; CELLS]; 3] {
-    let zones = build_zones();
+/// Steps from every cell to the nearest cell of `target` (`u8::MAX` when
+/// unreachable), by breadth-first search over the neighbour table.
+const fn distances_to(target: u128) -> [u8; CELLS] {
     let nbrs = build_neighbours();
-    let mut out = [[u8::MAX; CELLS]; 3];
+    let mut out = [u8::MAX; CELLS];
+    let mut reached = target;
+    let mut frontier = target;
+    let mut dist = 0u8;
+    while frontier != 0 {
+        let mut id = 0;
+        let mut next = 0u128;
+        while id < CELLS {
+            if frontier & (1u128 << id) != 0 {
+                out[id] = dist;
+                next |= nbrs[id];
+            }
+            id += 1;
+        }
+        frontier = next & !reached;
+        reached |= next;
+        dist += 1;
+    }
+    out
+}
+
+const fn per_zone(outside: bool) -> [[u8; CELLS]; 3] {
+    let zones = build_zones();
+    let mut out = [[0; CELLS]; 3];
     let mut s = 0;
     while s < 3 {
-        let mut reached = zones[s];
-        let mut frontier = zones[s];
-        let mut dist = 0u8;
-        while frontier != 0 {
-            let mut id = 0;
-            let mut next = 0u128;
-            while id < CELLS {
-                if frontier & (1u128 << id) != 0 {
-                    out[s][id] = dist;
-                    next |= nbrs[id];
-                }
-                id += 1;
-            }
-            frontier = next & !reached;
-            reached |= next;
-            dist += 1;
-        }
+        let target = if outside {
+            ALL_BOARD & !zones[s]
+        } else {
+            zones[s]
+        };
+        out[s] = distances_to(target);
         s += 1;
     }
     out
 }
 
 /// `DISTANCES[seat][cell]`: steps from `cell` to the nearest cell of that zone.
-pub static DISTANCES: [[u8; CELLS]; 3] = build_distances();
+pub static DISTANCES: [[u8; CELLS]; 3] = per_zone(false);
+
+/// `NEAR_ZONES[seat]`: the cells of that zone and those at most two steps
+/// from it.
+pub static NEAR_ZONES: [u128; 3] = {
+    let d = per_zone(false);
+    let mut out = [0u128; 3];
+    let mut s = 0;
+    while s < 3 {
+        let mut id = 0;
+        while id < CELLS {
+            if d[s][id] <= 2 {
+                out[s] |= 1u128 << id;
+            }
+            id += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
+/// `EXITS[seat][cell]`: steps from `cell` to the nearest cell outside that
+/// zone (0 outside it): what evacuating a home pawn costs at least.
+pub static EXITS: [[u8; CELLS]; 3] = per_zone(true);
 
 /// The cells of a set in id order.
 #[derive(Clone, Copy, Debug)]
@@ -493,6 +529,10 @@ mod tests {
         assert_eq!(exits(2), "g2 h4 i6 j8");
         assert_eq!(DISTANCES[0][cell("e2").id()], 1);
         assert_eq!(DISTANCES[1][cell("g13").id()], 0);
+        assert_eq!(EXITS[0][cell("a1").id()], 7);
+        assert_eq!(EXITS[0][cell("d3").id()], 1);
+        assert_eq!(EXITS[0][cell("d2").id()], 2);
+        assert_eq!(EXITS[0][cell("e5").id()], 0);
     }
 
     #[test]

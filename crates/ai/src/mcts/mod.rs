@@ -143,7 +143,7 @@ impl<G: Evaluate> Search<'_, G> {
                 break r;
             }
             if !node.expanded {
-                let ripe = id == 0 || node.visits >= self.cfg.expand_after + self.cfg.prior_visits;
+                let ripe = id == 0 || node.visits >= self.expand_threshold();
                 if !grown && ripe && self.expand(id, &g) {
                     grown = true;
                     continue;
@@ -163,6 +163,14 @@ impl<G: Evaluate> Search<'_, G> {
             self.path.push(id);
         };
         self.back_up(&returns);
+    }
+
+    /// Visits a leaf needs before it is expanded. The bar rises as the tree
+    /// fills (up to 16 times at full), so that long searches keep deepening
+    /// the lines that matter instead of stopping at the node limit.
+    fn expand_threshold(&self) -> u32 {
+        let scale = 1 + (self.tree.fill() * 15.0) as u32;
+        self.cfg.prior_visits + self.cfg.expand_after * scale
     }
 
     /// Create the children of `id`; false when the tree is full.

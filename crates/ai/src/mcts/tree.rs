@@ -93,6 +93,11 @@ impl<A: Copy + PartialEq> Tree<A> {
         &mut self.nodes[id as usize]
     }
 
+    /// Share of the node limit in use, 0 to 1.
+    pub fn fill(&self) -> f32 {
+        self.nodes.len() as f32 / self.capacity as f32
+    }
+
     /// Whether `extra` more nodes fit.
     pub fn has_room(&self, extra: usize) -> bool {
         self.nodes.len() + extra <= self.capacity
