@@ -38,28 +38,43 @@ impl<G: Evaluate> Agent<G> for GreedyAgent {
         };
         let mut actions = Vec::new();
         state.legal_actions(&mut actions);
-        let mut ranked: Vec<(G::Action, f32)> = actions
+        // (action, rank key, value): a decided game ranks outside the
+        // evaluations, whose win probability can round to exactly 0 or 1.
+        let mut scored: Vec<(G::Action, f32, f32)> = actions
             .iter()
             .map(|&a| {
                 let mut child = state.clone();
                 child.apply(a);
-                let v = match child.outcome() {
-                    Some(o) => o.score(me) as f32,
-                    None => win_probability(child.evaluate(me)),
+                let (key, value) = match child.outcome() {
+                    Some(o) => {
+                        let v = o.score(me) as f32;
+                        let key = if v >= 1.0 {
+                            2.0
+                        } else if v <= 0.0 {
+                            -1.0
+                        } else {
+                            v
+                        };
+                        (key, v)
+                    }
+                    None => {
+                        let v = win_probability(child.evaluate(me));
+                        (v, v)
+                    }
                 };
-                (a, v + self.rng.gen_range(0.0..TIE_NOISE))
+                (a, key + self.rng.gen_range(0.0..TIE_NOISE), value)
             })
             .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let &(action, value) = ranked
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let &(action, _, value) = scored
             .first()
             .ok_or_else(|| Error::illegal("no legal action"))?;
         Ok(Decision {
             action,
-            value: value.min(1.0),
+            value,
             pv: vec![action],
             nodes: actions.len() as u64,
-            ranked,
+            ranked: scored.into_iter().map(|(a, _, v)| (a, v)).collect(),
         })
     }
 }
