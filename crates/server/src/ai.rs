@@ -4,6 +4,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::time::Duration;
 use tabula_ai::Limits;
 use tabula_core::{AnyGame, Error};
 
@@ -12,8 +13,11 @@ pub const LEVELS: &[&str] = &[
     "random", "level1", "level2", "level3", "level4", "level5", "level6", "level7", "level8",
 ];
 
-/// The level used for hints.
-pub const HINT_LEVEL: &str = "level5";
+/// Hints come from the strongest level, which never blunders on purpose
+/// (lower levels do, in dice games at every level but the top), given
+/// less time than a level 8 move.
+const HINT_LEVEL: &str = "level8";
+const HINT_TIME: Duration = Duration::from_millis(400);
 
 /// An agent's answer: its move and its ranking of the moves it considered.
 #[derive(Clone, Debug)]
@@ -38,9 +42,23 @@ pub fn check_level(level: &str) -> Result<(), Error> {
 /// outside `tabula_games`, as in tests), or whose agent fails, gets a
 /// uniformly random move: an AI seat never leaves a game stuck.
 pub fn choose(game: &dyn AnyGame, level: &str, seed: u64) -> Result<Pick, Error> {
+    choose_within(game, level, seed, &Limits::default())
+}
+
+/// The best moves for the player to move, for a hint.
+pub fn hint(game: &dyn AnyGame, seed: u64) -> Result<Pick, Error> {
+    choose_within(game, HINT_LEVEL, seed, &Limits::time(HINT_TIME))
+}
+
+fn choose_within(
+    game: &dyn AnyGame,
+    level: &str,
+    seed: u64,
+    limits: &Limits,
+) -> Result<Pick, Error> {
     check_level(level)?;
-    let chosen = tabula_games::agent(game, level, seed)
-        .and_then(|mut agent| agent.choose(game, &Limits::default()));
+    let chosen =
+        tabula_games::agent(game, level, seed).and_then(|mut agent| agent.choose(game, limits));
     match chosen {
         Ok(c) => Ok(Pick {
             action: c.action,

@@ -544,7 +544,7 @@ impl App {
                 s.seed ^ (s.history.len() as u64).rotate_left(17),
             )
         };
-        tokio::task::spawn_blocking(move || ai::choose(game.as_ref(), ai::HINT_LEVEL, seed))
+        tokio::task::spawn_blocking(move || ai::hint(game.as_ref(), seed))
             .await
             .map_err(|e| ApiError::internal(format!("the hint failed: {e}")))?
             .map_err(ApiError::from)
