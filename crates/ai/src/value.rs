@@ -90,7 +90,7 @@ pub fn eval_returns<G: Evaluate>(g: &G, n: usize) -> Returns {
     }
     let mut total = 0.0;
     for (i, slot) in r.iter_mut().enumerate().take(n) {
-        let e = g.evaluate(Player(i as u8)).clamp(-40.0, 40.0);
+        let e = compress(g.evaluate(Player(i as u8)));
         *slot = (e / PAWNS_PER_UNIT).exp();
         total += *slot;
     }
@@ -98,6 +98,22 @@ pub fn eval_returns<G: Evaluate>(g: &G, n: usize) -> Returns {
         *slot /= total;
     }
     r
+}
+
+/// Evaluations beyond this many pawns are compressed (logarithmically).
+const COMPRESS_FROM: f32 = 8.0;
+
+/// An evaluation with large leads compressed, keeping the order: with
+/// several opponents a big lead (rivals about to be eliminated, say) would
+/// otherwise push every return to within 0.001 of 1, where MCTS can no
+/// longer tell a safe move from one that loses the lead.
+fn compress(e: f32) -> f32 {
+    let k = COMPRESS_FROM;
+    if e.is_nan() {
+        0.0
+    } else {
+        e.signum() * k * (e.abs() / k).ln_1p()
+    }
 }
 
 /// Whether the game has seats this crate can handle.
