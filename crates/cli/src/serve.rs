@@ -21,7 +21,10 @@ pub fn run(args: Args) -> CmdResult {
     let config = tabula_server::ServeConfig {
         addr: args.addr,
         db: args.db,
-        ai_pause: std::time::Duration::from_millis(args.ai_pause_ms),
+        rounds: tabula_server::RoundConfig {
+            ai_pause: std::time::Duration::from_millis(args.ai_pause_ms),
+            ..Default::default()
+        },
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     runtime

@@ -19,8 +19,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tabula_server::app::{NewGame, SeatRequest};
-use tabula_server::session::SeatKind;
+use tabula_server::protocol::{NewGame, SeatRequest};
 use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -77,7 +76,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("no game is registered".into());
     }
     let db = std::env::temp_dir().join(format!("tabula-load-{}.db", std::process::id()));
-    let (router, app) = tabula_server::build(registry, &db, Duration::ZERO)?;
+    let config = tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    let (router, app) = tabula_server::build(registry, &db, config).await?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = tokio::net::TcpListener::local_addr(&listener)?;
     let listener = listener.tap_io(|tcp| {
@@ -149,12 +152,7 @@ async fn play_one(
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let game = app.registry.create(name, None)?;
     let seats = (0..game.num_players())
-        .map(|_| SeatRequest {
-            kind: SeatKind::Human,
-            level: None,
-            name: None,
-            invite: false,
-        })
+        .map(|_| SeatRequest::human())
         .collect();
     let created = app
         .create(NewGame {
@@ -164,8 +162,8 @@ async fn play_one(
             seed: Some(rng.gen()),
         })
         .await
-        .map_err(|e| e.message)?;
-    let tokens: Vec<String> = created.tokens.into_iter().map(|(_, t)| t).collect();
+        .map_err(|e| e.to_string())?;
+    let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();
     let url = format!("ws://{addr}/api/games/{}/ws", created.id);
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
     let mut state = Value::Null;

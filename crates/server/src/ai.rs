@@ -20,7 +20,7 @@ const HINT_LEVEL: &str = "level8";
 const HINT_TIME: Duration = Duration::from_millis(400);
 
 /// An agent's answer: its move and its ranking of the moves it considered.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Pick {
     pub action: String,
     /// Moves with their expected score for the mover, best first.
@@ -71,6 +71,20 @@ fn choose_within(
             random_pick(game, seed)
         }
     }
+}
+
+/// The outcome of the chance node `game` is at, drawn with `seed`.
+pub fn roll(game: &dyn AnyGame, seed: u64) -> Option<String> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let outcomes = game.chance_outcomes();
+    let mut x: f64 = rng.gen();
+    for (text, p) in &outcomes {
+        if x < *p {
+            return Some(text.clone());
+        }
+        x -= p;
+    }
+    outcomes.last().map(|o| o.0.clone())
 }
 
 fn random_pick(game: &dyn AnyGame, seed: u64) -> Result<Pick, Error> {

@@ -1,26 +1,15 @@
-//! The JSON API. Every error is `{"error": "..."}` with a 4xx status and
-//! changes nothing.
-//!
-//! | request | body | answer |
-//! |---|---|---|
-//! | `GET /api/catalog` | | games (name, title, description, sides, options, start), AI levels |
-//! | `GET /api/rules/{game}` | | `{html}` from `docs/rules/<game>.md` |
-//! | `GET /api/games` | | recent games, newest first |
-//! | `POST /api/games` | `{spec, position?, seats: [{type: human\|ai, level?, name?, invite?}], seed?}` | `{id, tokens: [{seat, token}]}` |
-//! | `POST /api/games/import` | `{record, seats}` | as above; the record's actions are replayed and checked |
-//! | `GET /api/games/{id}` | | snapshot: history (actor, text, position after), state |
-//! | `GET /api/games/{id}/record` | | the record file (text) |
-//! | `GET /api/games/{id}/ws` | | WebSocket: snapshot, then updates; accepts `{type: move, ...}` |
-//! | `POST /api/games/{id}/move` | `{token, action, ply?}` | `{ply}` |
-//! | `POST /api/games/{id}/join` | `{token, name?}` | `{seat}` |
-//! | `POST /api/games/{id}/undo` | `{token}` | `{ply}` |
-//! | `POST /api/games/{id}/resign` / `leave` | `{token}` | `{}` |
-//! | `POST /api/games/{id}/draw` | `{token, accept?}` | `{}` (offer, accept, or decline with `accept: false`) |
-//! | `POST /api/games/{id}/rematch` | `{token}` | `{id}` |
-//! | `POST /api/games/{id}/hint` | `{token}` | `{action, ranked: [[action, value]]}` |
+//! The JSON API: thin handlers that read a typed request, send the game's
+//! owner a command and write a typed answer. Every error is
+//! `{"error": "..."}` with a 4xx (or 5xx) status and changes nothing.
+//! `docs/api.md` documents every endpoint with an example.
 
-use crate::app::{App, Created, NewGame, SeatRequest};
+use crate::app::App;
 use crate::error::ApiError;
+use crate::protocol::{
+    Catalog, Created, Done, DrawRequest, GameId, GameView, Hint, ImportGame, JoinRequest,
+    MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, Summary, TokenRequest,
+};
+use crate::round::{Command, Reply};
 use crate::{assets, ws};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -29,9 +18,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
-use serde_json::{json, Value};
 use std::sync::Arc;
+
+/// The seat verbs, for the error on an unknown one.
+const VERBS: &str = "move, join, undo, resign, draw, leave, rematch, hint";
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -42,25 +32,31 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(snapshot))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(ws::handler))
-        .route("/api/games/{id}/{verb}", post(act))
+        .route("/api/games/{id}/move", post(play))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/hint", post(hint))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/{verb}", post(token_verb))
         .fallback(assets::web)
         .with_state(app)
 }
 
-/// Read a JSON body, with a clear error for a malformed one.
+/// Read a JSON body, with a clear error for a malformed one; an empty body
+/// is `{}`.
 fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     let text = if bytes.is_empty() { &b"{}"[..] } else { bytes };
     serde_json::from_slice(text)
         .map_err(|e| ApiError::bad_request(format!("bad request body: {e}")))
 }
 
-type ApiResult = Result<Json<Value>, ApiError>;
+type Answer<T> = Result<Json<T>, ApiError>;
 
-async fn catalog(State(app): State<Arc<App>>) -> Json<Value> {
+async fn catalog(State(app): State<Arc<App>>) -> Json<Catalog> {
     Json(app.catalog())
 }
 
-async fn rules(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult {
+async fn rules(State(app): State<Arc<App>>, Path(game): Path<String>) -> Answer<RulesPage> {
     let entry = app.registry.entry(&game)?;
     let html = assets::rules_html(entry.name).unwrap_or_else(|| {
         format!(
@@ -68,56 +64,34 @@ async fn rules(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResu
             entry.title
         )
     });
-    Ok(Json(
-        json!({"game": entry.name, "title": entry.title, "html": html}),
-    ))
+    Ok(Json(RulesPage {
+        game: entry.name.to_string(),
+        title: entry.title.to_string(),
+        html,
+    }))
 }
 
-async fn list(State(app): State<Arc<App>>) -> Json<Value> {
-    Json(app.list().await)
+async fn list(State(app): State<Arc<App>>) -> Answer<Vec<Summary>> {
+    Ok(Json(app.list().await?))
 }
 
-fn created_json(c: Created) -> Json<Value> {
-    let tokens: Vec<Value> = c
-        .tokens
-        .into_iter()
-        .map(|(seat, token)| json!({"seat": seat, "token": token}))
-        .collect();
-    Json(json!({"id": c.id, "tokens": tokens}))
-}
-
-async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> ApiResult {
+async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Created> {
     let req: NewGame = body(&bytes)?;
-    Ok(created_json(app.create(req).await?))
+    Ok(Json(app.create(req).await?))
 }
 
-#[derive(Deserialize)]
-struct ImportRequest {
-    record: String,
-    #[serde(default)]
-    seats: Vec<SeatRequest>,
+async fn import(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Created> {
+    let req: ImportGame = body(&bytes)?;
+    Ok(Json(app.import(req).await?))
 }
 
-async fn import(State(app): State<Arc<App>>, bytes: Bytes) -> ApiResult {
-    let req: ImportRequest = body(&bytes)?;
-    Ok(created_json(app.import(&req.record, &req.seats).await?))
-}
-
-async fn snapshot(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
-    let h = app.handle(&id)?;
-    let s = h.session.lock().await;
-    Ok(Json(s.snapshot()))
+async fn snapshot(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer<GameView> {
+    Ok(Json(app.view(&id, 0).await?))
 }
 
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let h = app.handle(&id)?;
-    let s = h.session.lock().await;
-    let text = s.record().to_text();
-    let disposition = format!(
-        "attachment; filename=\"tabula-{}-{}.txt\"",
-        s.game.name(),
-        s.id
-    );
+    let (name, text) = app.record(&id).await?;
+    let disposition = format!("attachment; filename=\"{name}\"");
     Ok((
         [
             (
@@ -131,60 +105,95 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<R
         .into_response())
 }
 
-/// The body of every seat action.
-#[derive(Deserialize)]
-struct SeatAction {
-    #[serde(default)]
-    token: String,
-    #[serde(default)]
-    action: Option<String>,
-    #[serde(default)]
-    ply: Option<usize>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    accept: Option<bool>,
+/// Run a command and expect the reply of its kind.
+async fn run(app: &Arc<App>, id: &str, token: &str, command: Command) -> Result<Reply, ApiError> {
+    Ok(app.command(id, token, command).await?)
 }
 
-async fn act(
+fn unexpected(reply: Reply) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        format!("unexpected answer {reply:?}"),
+    )
+}
+
+async fn play(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Answer<PlyAnswer> {
+    let req: MoveRequest = body(&bytes)?;
+    let command = Command::Play {
+        action: req.action,
+        ply: req.ply,
+    };
+    match run(&app, &id, &req.token, command).await? {
+        Reply::Ply(ply) => Ok(Json(PlyAnswer { ply })),
+        other => Err(unexpected(other)),
+    }
+}
+
+async fn join(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Answer<SeatAnswer> {
+    let req: JoinRequest = body(&bytes)?;
+    match run(&app, &id, &req.token, Command::Join { name: req.name }).await? {
+        Reply::Seat(seat) => Ok(Json(SeatAnswer { seat })),
+        other => Err(unexpected(other)),
+    }
+}
+
+async fn draw(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Answer<Done> {
+    let req: DrawRequest = body(&bytes)?;
+    let command = Command::Draw { accept: req.accept };
+    run(&app, &id, &req.token, command).await?;
+    Ok(Json(Done {}))
+}
+
+async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Answer<Hint> {
+    let req: TokenRequest = body(&bytes)?;
+    match run(&app, &id, &req.token, Command::Hint).await? {
+        Reply::Hint(pick) => Ok(Json(Hint {
+            action: pick.action,
+            ranked: pick.ranked,
+        })),
+        other => Err(unexpected(other)),
+    }
+}
+
+async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Answer<GameId> {
+    let req: TokenRequest = body(&bytes)?;
+    match run(&app, &id, &req.token, Command::Rematch).await? {
+        Reply::Game(id) => Ok(Json(GameId { id })),
+        other => Err(unexpected(other)),
+    }
+}
+
+/// `undo` (answers the ply), `resign` and `leave` (answer `{}`).
+async fn token_verb(
     State(app): State<Arc<App>>,
     Path((id, verb)): Path<(String, String)>,
     bytes: Bytes,
-) -> ApiResult {
-    let req: SeatAction = body(&bytes)?;
-    let t = req.token.as_str();
-    let out = match verb.as_str() {
-        "move" => {
-            let action = req
-                .action
-                .as_deref()
-                .ok_or_else(|| ApiError::bad_request("missing `action`"))?;
-            json!({"ply": app.play(&id, t, action, req.ply).await?})
-        }
-        "join" => json!({"seat": app.join(&id, t, req.name.as_deref()).await?}),
-        "undo" => json!({"ply": app.undo(&id, t).await?}),
-        "resign" => {
-            app.resign(&id, t).await?;
-            json!({})
-        }
-        "draw" => {
-            app.draw(&id, t, req.accept.unwrap_or(true)).await?;
-            json!({})
-        }
-        "leave" => {
-            app.leave(&id, t).await?;
-            json!({})
-        }
-        "rematch" => json!({"id": app.rematch(&id, t).await?}),
-        "hint" => {
-            let pick = app.hint(&id, t).await?;
-            json!({"action": pick.action, "ranked": pick.ranked})
-        }
+) -> Result<Response, ApiError> {
+    let command = match verb.as_str() {
+        "undo" => Command::Undo,
+        "resign" => Command::Resign,
+        "leave" => Command::Leave,
         other => {
             return Err(ApiError::not_found(format!(
-                "unknown request `{other}` (valid: move, join, undo, resign, draw, leave, rematch, hint)"
+                "unknown request `{other}` (valid: {VERBS})"
             )))
         }
     };
-    Ok(Json(out))
+    let req: TokenRequest = body(&bytes)?;
+    Ok(match run(&app, &id, &req.token, command).await? {
+        Reply::Ply(ply) => Json(PlyAnswer { ply }).into_response(),
+        _ => Json(Done {}).into_response(),
+    })
 }

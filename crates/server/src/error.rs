@@ -1,5 +1,8 @@
 //! API errors: a status and one clear line, sent as `{"error": "..."}`.
+//! The one place where a refusal becomes an HTTP status.
 
+use crate::protocol::ErrorBody;
+use crate::round::RoundError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -21,27 +24,42 @@ impl ApiError {
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, message)
     }
-    pub fn forbidden(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, message)
-    }
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::new(StatusCode::NOT_FOUND, message)
     }
-    pub fn conflict(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, message)
+}
+
+/// The status of each refusal.
+pub fn status_of(e: &RoundError) -> StatusCode {
+    match e {
+        RoundError::NoGame(_) => StatusCode::NOT_FOUND,
+        RoundError::NoSeat | RoundError::NotYourTurn { .. } | RoundError::UndoNotAllowed => {
+            StatusCode::FORBIDDEN
+        }
+        RoundError::Stale { .. }
+        | RoundError::Over
+        | RoundError::NoPlayerToMove
+        | RoundError::AiSeat
+        | RoundError::AiDeclinesDraw
+        | RoundError::ResignThreePlayers
+        | RoundError::NothingToUndo
+        | RoundError::EndedOffBoard
+        | RoundError::HintNotYourTurn => StatusCode::CONFLICT,
+        RoundError::Rules(e) if e.kind == ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
+        RoundError::Rules(_) | RoundError::BadRequest(_) => StatusCode::BAD_REQUEST,
+        RoundError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
-    pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+}
+
+impl From<RoundError> for ApiError {
+    fn from(e: RoundError) -> Self {
+        ApiError::new(status_of(&e), e.to_string())
     }
 }
 
 impl From<tabula_core::Error> for ApiError {
     fn from(e: tabula_core::Error) -> Self {
-        let status = match e.kind {
-            ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
-            _ => StatusCode::BAD_REQUEST,
-        };
-        ApiError::new(status, e.to_string())
+        RoundError::from(e).into()
     }
 }
 
@@ -55,7 +73,9 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message });
+        let body = ErrorBody {
+            error: self.message,
+        };
         (self.status, Json(body)).into_response()
     }
 }

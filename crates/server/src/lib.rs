@@ -1,29 +1,32 @@
 //! Tabula's web app: every registered game playable in the browser, against
-//! the AI or other people.
+//! the AI or other people. Its rooms, after lila's modules:
 //!
+//! - `protocol`: every request, answer and live message, typed;
+//! - `round`: games in progress: pure logic (`round::state`), one owner
+//!   task per live game (`round::actor`), one way to end a game
+//!   (`round::finish`);
+//! - `app`: the entry points handlers call; games loaded on demand;
 //! - `store`: SQLite, every action stored before it is acknowledged;
-//! - `session`: one game in progress (rules object, history, seats);
-//! - `app`: the games held, every change to them, the AI seats;
 //! - `api` / `ws`: the JSON API and the live channel of a game;
-//! - `assets`: the UI in `web/` and the rules pages.
+//! - `ai`: AI seats and hints; `assets`: the UI in `web/` and the rules.
 
 pub mod ai;
 pub mod api;
 pub mod app;
 pub mod assets;
 pub mod error;
-pub mod session;
+pub mod protocol;
+pub mod round;
 pub mod store;
 pub mod ws;
 
-pub use app::App;
+pub use app::{App, RoundConfig};
 pub use error::ApiError;
 
 use axum::serve::ListenerExt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// How to run the server.
 #[derive(Clone, Debug)]
@@ -31,8 +34,7 @@ pub struct ServeConfig {
     pub addr: SocketAddr,
     /// The SQLite file; created if missing.
     pub db: PathBuf,
-    /// Pause before each AI action, so people can follow.
-    pub ai_pause: Duration,
+    pub rounds: RoundConfig,
 }
 
 impl Default for ServeConfig {
@@ -40,25 +42,25 @@ impl Default for ServeConfig {
         ServeConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("tabula.db"),
-            ai_pause: Duration::from_millis(300),
+            rounds: RoundConfig::default(),
         }
     }
 }
 
 /// The app over `registry`, stored in `db`: the router and its state.
-pub fn build(
+pub async fn build(
     registry: tabula_core::Registry,
     db: &std::path::Path,
-    ai_pause: Duration,
+    rounds: RoundConfig,
 ) -> Result<(axum::Router, Arc<App>), String> {
-    let app = App::open(registry, db, ai_pause)?;
+    let app = App::open(registry, db, rounds).await?;
     Ok((api::router(Arc::clone(&app)), app))
 }
 
 /// Serve every registered game until Ctrl-C.
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
-    let (router, app) = build(tabula_games::registry(), &config.db, config.ai_pause)?;
-    app.resume_ai();
+    let (router, app) = build(tabula_games::registry(), &config.db, config.rounds).await?;
+    app.resume_ai().await?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;

@@ -1,48 +1,35 @@
 //! The live channel of one game: the server sends a snapshot, then every
-//! change; a client may also send moves here (`{"type":"move",...}`),
-//! answered by `ack` or `error` with the request's `rid`.
+//! change; a client may also send moves here, answered by `ack` or `error`
+//! with the request's `rid` (see `protocol::ClientMessage`).
 
 use crate::app::App;
+use crate::error::{status_of, ApiError};
+use crate::protocol::{ClientMessage, ServerMessage};
+use crate::round::{Command, Reply};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
-use serde_json::{json, Value};
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
-
-#[derive(Deserialize)]
-struct ClientMessage {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    token: String,
-    #[serde(default)]
-    action: String,
-    #[serde(default)]
-    ply: Option<usize>,
-    #[serde(default)]
-    rid: Value,
-}
 
 pub async fn handler(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     ws: WebSocketUpgrade,
-) -> Result<Response, crate::error::ApiError> {
-    app.handle(&id)?;
+) -> Result<Response, ApiError> {
+    // Refuse an unknown game before the upgrade, with a plain 404.
+    app.view(&id, usize::MAX).await?;
     Ok(ws.on_upgrade(move |socket| run(app, id, socket)))
 }
 
 async fn run(app: Arc<App>, id: String, socket: WebSocket) {
-    let Ok(h) = app.handle(&id) else { return };
-    let (mut sink, mut stream) = socket.split();
-    let (mut updates, snapshot) = {
-        let s = h.session.lock().await;
-        (h.tx.subscribe(), s.snapshot().to_string())
+    let Ok((snapshot, mut updates)) = app.watch(&id).await else {
+        return;
     };
-    if sink.send(Message::Text(snapshot.into())).await.is_err() {
+    let (mut sink, mut stream) = socket.split();
+    let first = ServerMessage::Snapshot(snapshot).to_json();
+    if sink.send(Message::Text(first.into())).await.is_err() {
         return;
     }
     loop {
@@ -50,8 +37,20 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
             update = updates.recv() => {
                 let text: String = match update {
                     Ok(text) => text.to_string(),
-                    Err(RecvError::Lagged(_)) => h.session.lock().await.snapshot().to_string(),
-                    Err(RecvError::Closed) => return,
+                    // Fell behind: start again from a fresh snapshot.
+                    Err(RecvError::Lagged(_)) => match app.view(&id, 0).await {
+                        Ok(view) => ServerMessage::Snapshot(view).to_json(),
+                        Err(_) => return,
+                    },
+                    Err(RecvError::Closed) => match app.watch(&id).await {
+                        // The game's owner retired or was replaced: watch
+                        // the new one.
+                        Ok((view, rx)) => {
+                            updates = rx;
+                            ServerMessage::Snapshot(view).to_json()
+                        }
+                        Err(_) => return,
+                    },
                 };
                 if sink.send(Message::Text(text.into())).await.is_err() {
                     return;
@@ -65,7 +64,7 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
                 };
                 // One request at a time per client; updates wait in the
                 // channel meanwhile.
-                let reply = answer(&app, &id, text.as_str()).await.to_string();
+                let reply = answer(&app, &id, text.as_str()).await.to_json();
                 if sink.send(Message::Text(reply.into())).await.is_err() {
                     return;
                 }
@@ -74,21 +73,36 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
     }
 }
 
-async fn answer(app: &Arc<App>, id: &str, text: &str) -> Value {
+async fn answer(app: &Arc<App>, id: &str, text: &str) -> ServerMessage {
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
-        Err(e) => return json!({"type": "error", "error": format!("bad message: {e}")}),
-    };
-    match msg.kind.as_str() {
-        "move" => match app.play(id, &msg.token, &msg.action, msg.ply).await {
-            Ok(ply) => json!({"type": "ack", "rid": msg.rid, "ply": ply}),
-            Err(e) => {
-                json!({"type": "error", "rid": msg.rid, "error": e.message, "status": e.status.as_u16()})
+        Err(e) => {
+            return ServerMessage::Error {
+                rid: serde_json::Value::Null,
+                error: format!("bad message: {e} (valid types: move, ping)"),
+                status: Some(400),
             }
-        },
-        "ping" => json!({"type": "pong", "rid": msg.rid}),
-        other => {
-            json!({"type": "error", "rid": msg.rid, "error": format!("unknown message type `{other}` (valid: move, ping)")})
         }
+    };
+    match msg {
+        ClientMessage::Move {
+            token,
+            action,
+            ply,
+            rid,
+        } => match app.command(id, &token, Command::Play { action, ply }).await {
+            Ok(Reply::Ply(ply)) => ServerMessage::Ack { rid, ply },
+            Ok(other) => ServerMessage::Error {
+                rid,
+                error: format!("unexpected answer {other:?}"),
+                status: Some(500),
+            },
+            Err(e) => ServerMessage::Error {
+                rid,
+                status: Some(status_of(&e).as_u16()),
+                error: e.to_string(),
+            },
+        },
+        ClientMessage::Ping { rid } => ServerMessage::Pong { rid },
     }
 }

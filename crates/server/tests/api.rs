@@ -28,12 +28,19 @@ fn temp_db(name: &str) -> PathBuf {
 
 struct Server {
     router: Router,
+    app: std::sync::Arc<tabula_server::App>,
 }
 
-fn start(registry: Registry, db: &std::path::Path) -> Server {
-    let (router, app) = tabula_server::build(registry, db, Duration::ZERO).expect("open");
-    app.resume_ai();
-    Server { router }
+async fn start(registry: Registry, db: &std::path::Path) -> Server {
+    let config = tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    let (router, app) = tabula_server::build(registry, db, config)
+        .await
+        .expect("open");
+    app.resume_ai().await.expect("resume");
+    Server { router, app }
 }
 
 impl Server {
@@ -99,7 +106,7 @@ fn ply(s: &Value) -> u64 {
 #[tokio::test]
 async fn create_join_move_and_every_error() {
     let db = temp_db("errors");
-    let srv = start(test_registry(), &db);
+    let srv = start(test_registry(), &db).await;
     let (id, tokens) = srv.create(json!({"spec": "race", "seed": 7})).await;
     assert_eq!(tokens.len(), 2);
     let g = format!("/api/games/{id}");
@@ -181,7 +188,7 @@ async fn create_join_move_and_every_error() {
     let s = srv.get(&g).await;
     assert_eq!(
         s["history"][1],
-        json!({"actor": 0, "text": "walk", "pos": s["history"][1]["pos"]})
+        json!({"actor": 0, "text": "walk", "pos": s["history"][1]["pos"], "capture": false, "check": false, "mate": false})
     );
     assert_eq!(s["state"]["turn"]["seat"], 1);
     drop(srv);
@@ -191,7 +198,7 @@ async fn create_join_move_and_every_error() {
 #[tokio::test]
 async fn a_restarted_server_resumes_every_game_exactly() {
     let db = temp_db("restart");
-    let srv = start(test_registry(), &db);
+    let srv = start(test_registry(), &db).await;
     let (a, ta) = srv.create(json!({"spec": "race(players=3)"})).await;
     let (b, _) = srv.create(json!({"spec": "race", "seats": [{"type": "human"}, {"type": "ai", "level": "random"}]})).await;
     for i in 0..6 {
@@ -214,7 +221,7 @@ async fn a_restarted_server_resumes_every_game_exactly() {
     assert_eq!(ply(&sa), 13);
     drop(srv);
 
-    let srv = start(test_registry(), &db);
+    let srv = start(test_registry(), &db).await;
     assert_eq!(srv.get(&format!("/api/games/{a}")).await, sa);
     assert_eq!(srv.settled(&b).await, sb);
     let record = srv
@@ -233,7 +240,7 @@ async fn a_restarted_server_resumes_every_game_exactly() {
 #[tokio::test]
 async fn ai_seats_take_backs_and_leaving() {
     let db = temp_db("ai");
-    let srv = start(test_registry(), &db);
+    let srv = start(test_registry(), &db).await;
     let (id, t) = srv.create(json!({"spec": "race", "seats": [{"type": "human"}, {"type": "ai", "level": "level3"}]})).await;
     let g = format!("/api/games/{id}");
     let s0 = srv.settled(&id).await;
@@ -289,7 +296,7 @@ async fn ai_seats_take_backs_and_leaving() {
 #[tokio::test]
 async fn resign_draw_rematch_and_import() {
     let db = temp_db("end");
-    let srv = start(test_registry(), &db);
+    let srv = start(test_registry(), &db).await;
     let (id, t) = srv.create(json!({"spec": "race"})).await;
     let g = format!("/api/games/{id}");
     srv.post(
@@ -359,7 +366,7 @@ async fn live_channel_sends_snapshot_updates_and_acks() {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
     let db = temp_db("ws");
-    let srv = start(test_registry(), &db);
+    let srv = start(test_registry(), &db).await;
     let (id, t) = srv.create(json!({"spec": "race"})).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -421,7 +428,7 @@ async fn every_registered_game_plays_and_resumes() {
     let registry = tabula_games::registry();
     for entry in registry.entries() {
         let db = temp_db(entry.name);
-        let srv = start(registry.clone(), &db);
+        let srv = start(registry.clone(), &db).await;
         let cat = srv.get("/api/catalog").await;
         let info = cat["games"]
             .as_array()
@@ -459,7 +466,7 @@ async fn every_registered_game_plays_and_resumes() {
         }
         let before = srv.settled(&id).await;
         drop(srv);
-        let srv = start(registry.clone(), &db);
+        let srv = start(registry.clone(), &db).await;
         assert_eq!(srv.settled(&id).await, before, "{} resumes", entry.name);
         let _ = std::fs::remove_file(&db);
     }
@@ -468,7 +475,7 @@ async fn every_registered_game_plays_and_resumes() {
 #[tokio::test]
 async fn serves_the_ui_and_the_rules() {
     let db = temp_db("assets");
-    let srv = start(tabula_games::registry(), &db);
+    let srv = start(tabula_games::registry(), &db).await;
     for path in ["/", "/js/app.js", "/style.css", "/game/anything"] {
         let (st, body) = srv.call("GET", path, Value::Null).await;
         assert_eq!(st, StatusCode::OK, "{path}");

@@ -1,0 +1,401 @@
+//! The wire protocol: every request and answer of the JSON API and every
+//! WebSocket message, as typed structs. `docs/api.md` shows an example of
+//! each, and a test parses those examples into these types, so the docs
+//! and the code cannot drift apart.
+//!
+//! Field names are part of the public API (the web client and outside
+//! scripts rely on them): rename nothing here without a new API version.
+
+use crate::round::{EndReason, SeatKind};
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------- requests
+
+/// A seat as asked for when creating a game.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    #[serde(rename = "type")]
+    pub kind: SeatKind,
+    /// The AI level of an AI seat (`random`, `level1`..`level8`); level 3
+    /// when missing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A seat for a friend, joined when the invite link is opened (the
+    /// creator's own seats are joined at once).
+    #[serde(default)]
+    pub invite: bool,
+}
+
+impl SeatRequest {
+    pub fn human() -> Self {
+        SeatRequest {
+            kind: SeatKind::Human,
+            level: None,
+            name: None,
+            invite: false,
+        }
+    }
+}
+
+/// `POST /api/games`: a spec string, optionally a start position, the seats.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub spec: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// One per seat; empty = every seat human.
+    #[serde(default)]
+    pub seats: Vec<SeatRequest>,
+    /// Seeds the dice (and the AI), for reproducible games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// `POST /api/games/import`: a record file and the seats to go on with.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ImportGame {
+    pub record: String,
+    #[serde(default)]
+    pub seats: Vec<SeatRequest>,
+}
+
+/// `POST /api/games/{id}/move`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MoveRequest {
+    #[serde(default)]
+    pub token: String,
+    pub action: String,
+    /// The ply the mover saw; a move on a board that has changed since is
+    /// refused (409) rather than played on a position nobody looked at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ply: Option<usize>,
+}
+
+/// `POST /api/games/{id}/join`: claim a seat by its token.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct JoinRequest {
+    #[serde(default)]
+    pub token: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `POST /api/games/{id}/draw`: offer or accept (`accept` true, the
+/// default), or decline (`false`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct DrawRequest {
+    #[serde(default)]
+    pub token: String,
+    #[serde(default = "yes")]
+    pub accept: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The body of the verbs that need only the seat's token: `undo`,
+/// `resign`, `leave`, `rematch`, `hint`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct TokenRequest {
+    #[serde(default)]
+    pub token: String,
+}
+
+// ----------------------------------------------------------------- answers
+
+/// `{"error": "..."}`: every 4xx and 5xx answer of the API.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ErrorBody {
+    pub error: String,
+}
+
+/// A seat's secret, given once to the creator.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeatToken {
+    pub seat: u8,
+    pub token: String,
+}
+
+/// Answer to creating or importing a game.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Created {
+    pub id: String,
+    /// The human seats' tokens (AI seats have none).
+    pub tokens: Vec<SeatToken>,
+}
+
+/// Answer to `move` and `undo`: the ply after the change.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PlyAnswer {
+    pub ply: usize,
+}
+
+/// Answer to `join`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeatAnswer {
+    pub seat: u8,
+}
+
+/// Answer to `rematch`: the new game.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameId {
+    pub id: String,
+}
+
+/// Answer to `resign`, `draw` and `leave`: `{}`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct Done {}
+
+/// Answer to `hint`: the advised action and the ranking it came from.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Hint {
+    pub action: String,
+    /// `[action, expected score of the mover]`, best first.
+    pub ranked: Vec<(String, f32)>,
+}
+
+/// `GET /api/rules/{game}`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RulesPage {
+    pub game: String,
+    pub title: String,
+    pub html: String,
+}
+
+/// `GET /api/catalog`: the games and what the UI needs to offer them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Catalog {
+    pub games: Vec<CatalogGame>,
+    /// AI levels, weakest first.
+    pub levels: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CatalogGame {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub players: usize,
+    /// The seats' names, in seat order.
+    pub sides: Vec<String>,
+    pub options: Vec<CatalogOption>,
+    /// The start position string under the default options.
+    pub start: String,
+}
+
+/// One option of a game's spec string.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CatalogOption {
+    pub key: String,
+    /// The accepted values as people read them (`2..3`, `a|b`).
+    pub values: String,
+    pub default: String,
+    pub help: String,
+    /// The accepted values as data, so a client builds its controls
+    /// without parsing `values`.
+    pub kind: OptionKind,
+}
+
+/// The kinds of option values.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum OptionKind {
+    Bool,
+    Int {
+        min: i64,
+        max: i64,
+    },
+    /// An integer in range, or the word `none`.
+    IntOrNone {
+        min: i64,
+        max: i64,
+    },
+    Choice {
+        choices: Vec<String>,
+    },
+}
+
+impl From<tabula_core::OptionKind> for OptionKind {
+    fn from(kind: tabula_core::OptionKind) -> Self {
+        use tabula_core::OptionKind as K;
+        match kind {
+            K::Bool => OptionKind::Bool,
+            K::Int { min, max } => OptionKind::Int { min, max },
+            K::IntOrNone { min, max } => OptionKind::IntOrNone { min, max },
+            K::Choice(words) => OptionKind::Choice {
+                choices: words.iter().map(|w| w.to_string()).collect(),
+            },
+        }
+    }
+}
+
+/// A seat as everyone sees it (never its token).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PlayerInfo {
+    pub seat: u8,
+    /// The seat's name in the game (`Gold`, `A`, `South`).
+    pub side: String,
+    pub kind: SeatKind,
+    pub level: Option<String>,
+    /// Who plays it: the player's name, the side, or `AI levelN`.
+    pub name: String,
+    /// Someone holds the seat (always true for the AI).
+    pub joined: bool,
+}
+
+/// Whose turn it is.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum TurnInfo {
+    Player {
+        seat: u8,
+    },
+    /// The dice are being rolled (the server rolls them at once).
+    Chance,
+    Over,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ResultInfo {
+    /// `win N` or `draw N,M` (1-based seats), as in records.
+    pub text: String,
+    pub draw: bool,
+    /// The winner, or the seats sharing the draw (0-based).
+    pub winners: Vec<u8>,
+    pub reason: EndReason,
+}
+
+/// What changes move by move.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameState {
+    pub ply: usize,
+    pub position: String,
+    pub turn: TurnInfo,
+    /// The legal actions of the seat to move (empty otherwise).
+    pub legal: Vec<String>,
+    pub result: Option<ResultInfo>,
+    pub players: Vec<PlayerInfo>,
+    /// Seats (0-based) that offer a draw now.
+    pub draw_offer: Vec<u8>,
+    /// An AI seat is computing its move.
+    pub thinking: bool,
+    /// The game that follows this one, once asked for.
+    pub rematch: Option<String>,
+}
+
+/// One played action, with what it did and the position after it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct HistoryEntry {
+    /// The seat that acted; `null` for a roll of the dice.
+    pub actor: Option<u8>,
+    pub text: String,
+    pub pos: String,
+    /// It took a piece (or pieces).
+    #[serde(default)]
+    pub capture: bool,
+    /// It leaves an opponent in check (Dragonchess).
+    #[serde(default)]
+    pub check: bool,
+    /// It ends the game by mate or its game's equivalent.
+    #[serde(default)]
+    pub mate: bool,
+}
+
+/// `GET /api/games/{id}` and the first message of the live channel
+/// (`type: snapshot`, `from: 0`, the whole history), and every later
+/// change (`type: update`, the history from ply `from` on). A client
+/// appends `history` at `from`, dropping what it held from there on (a
+/// take-back shortens the history).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameView {
+    pub id: String,
+    pub game: String,
+    pub title: String,
+    pub spec: String,
+    pub num_players: usize,
+    /// The position before the first action.
+    pub start: String,
+    pub from: usize,
+    pub history: Vec<HistoryEntry>,
+    pub state: GameState,
+}
+
+/// A line of `GET /api/games`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    pub id: String,
+    pub game: String,
+    pub title: String,
+    pub spec: String,
+    /// Milliseconds since 1970.
+    pub created: i64,
+    pub ply: usize,
+    pub over: bool,
+    pub players: Vec<PlayerInfo>,
+    /// `win N` / `draw N,M` once over.
+    pub result: Option<String>,
+}
+
+// ------------------------------------------------------------ live channel
+
+/// What a client sends on `GET /api/games/{id}/ws`. `rid` is the client's
+/// own request id, echoed in the answer (any JSON value).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ClientMessage {
+    Move {
+        #[serde(default)]
+        token: String,
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ply: Option<usize>,
+        #[serde(default)]
+        rid: serde_json::Value,
+    },
+    Ping {
+        #[serde(default)]
+        rid: serde_json::Value,
+    },
+}
+
+/// What the server sends on the live channel.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ServerMessage {
+    Snapshot(GameView),
+    Update(GameView),
+    /// A move of this client was played.
+    Ack {
+        rid: serde_json::Value,
+        ply: usize,
+    },
+    Pong {
+        rid: serde_json::Value,
+    },
+    /// A request of this client was refused (nothing changed).
+    Error {
+        #[serde(default)]
+        rid: serde_json::Value,
+        error: String,
+        /// The HTTP status the same request would get.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+    },
+}
+
+impl ServerMessage {
+    /// The message as JSON text (serialising these types cannot fail: no
+    /// maps with non-string keys, no non-finite floats).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(r#"{{"type":"error","rid":null,"error":"cannot encode: {e}"}}"#)
+        })
+    }
+}

@@ -1,0 +1,292 @@
+//! The one owner of a live game (lila's `RoundAsyncActor`): a task that
+//! holds the game's state and takes commands one at a time from its
+//! channel. Each change is planned, stored, applied, then published, so
+//! changes to one game are serial without a lock, and an acknowledged
+//! action is on disk. The owner also runs the game's AI turns (and will run
+//! its clock); it stops when nobody has used or watched the game for a
+//! while, and the game is loaded again when someone opens it.
+
+use super::state::{Change, Command, Plan, Reply, Round};
+use super::RoundError;
+use crate::ai::{self, Pick};
+use crate::app::App;
+use crate::protocol::{GameView, ServerMessage};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::Instant;
+
+/// How many updates a slow watcher may fall behind before it is sent a
+/// fresh snapshot instead.
+const WATCH_BUFFER: usize = 64;
+
+/// What the owner of a game is asked.
+pub(crate) enum Msg {
+    /// A seat holder's command.
+    Command {
+        token: String,
+        command: Command,
+        reply: oneshot::Sender<Result<Reply, RoundError>>,
+    },
+    /// The game from ply `from` on.
+    View {
+        from: usize,
+        reply: oneshot::Sender<GameView>,
+    },
+    /// The snapshot and the channel of later updates, taken together so no
+    /// update falls between them.
+    Watch {
+        reply: oneshot::Sender<(GameView, broadcast::Receiver<Arc<str>>)>,
+    },
+    /// The game as a record file.
+    Record {
+        reply: oneshot::Sender<(String, String)>,
+    },
+    /// An AI seat's answer, computed for `version`.
+    AiMoved {
+        version: u64,
+        seat: u8,
+        pick: Result<Pick, String>,
+    },
+}
+
+pub(crate) struct Actor {
+    app: Arc<App>,
+    round: Round,
+    rx: mpsc::Receiver<Msg>,
+    /// Our own address, for the AI's answers.
+    me: mpsc::Sender<Msg>,
+    updates: broadcast::Sender<Arc<str>>,
+}
+
+/// Start the owner of `round`, unless the game already has one; returns
+/// the owner's address.
+pub(crate) fn start(app: &Arc<App>, round: Round) -> super::RoundHandle {
+    let (tx, rx) = mpsc::channel(super::INBOX);
+    let handle = super::RoundHandle { tx: tx.clone() };
+    let id = round.id.clone();
+    let (owner, mine) = app.rounds.claim(&id, handle);
+    if mine {
+        let actor = Actor {
+            app: Arc::clone(app),
+            round,
+            rx,
+            me: tx,
+            updates: broadcast::channel(WATCH_BUFFER).0,
+        };
+        tokio::spawn(actor.run());
+    }
+    owner
+}
+
+impl Actor {
+    async fn run(mut self) {
+        self.kick_ai();
+        let idle = self.app.config.idle;
+        let mut deadline = Instant::now() + idle;
+        loop {
+            tokio::select! {
+                msg = self.rx.recv() => {
+                    let Some(msg) = msg else { break };
+                    self.handle(msg).await;
+                    deadline = Instant::now() + idle;
+                }
+                _ = tokio::time::sleep_until(deadline) => {
+                    if self.retire() {
+                        break;
+                    }
+                    deadline = Instant::now() + idle;
+                }
+            }
+        }
+        // Whatever was sent before the door closed is still answered.
+        while let Some(msg) = self.rx.recv().await {
+            self.handle(msg).await;
+        }
+        if self.round.ai_to_move().is_some() {
+            // A command drained above woke the AI: a new owner takes over.
+            self.app.rounds.forget_closed(&self.round.id);
+            let _ = self.app.handle(&self.round.id).await;
+        }
+    }
+
+    /// Stop owning the game if nobody needs it: no watcher, no AI at work,
+    /// no command waiting.
+    fn retire(&mut self) -> bool {
+        let busy = self.round.thinking || self.updates.receiver_count() > 0;
+        if busy {
+            return false;
+        }
+        let rx = &self.rx;
+        let retired = self
+            .app
+            .rounds
+            .retire(&self.round.id, &self.me, || rx.is_empty());
+        if retired {
+            self.rx.close();
+        }
+        retired
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        match msg {
+            Msg::Command {
+                token,
+                command,
+                reply,
+            } => {
+                let wakes = command.may_change_turn();
+                self.command(&token, command, reply).await;
+                if wakes {
+                    self.kick_ai();
+                }
+            }
+            Msg::View { from, reply } => {
+                let _ = reply.send(self.round.view(from));
+            }
+            Msg::Watch { reply } => {
+                let _ = reply.send((self.round.view(0), self.updates.subscribe()));
+            }
+            Msg::Record { reply } => {
+                let name = format!("tabula-{}-{}.txt", self.round.game.name(), self.round.id);
+                let _ = reply.send((name, self.round.record().to_text()));
+            }
+            Msg::AiMoved {
+                version,
+                seat,
+                pick,
+            } => self.ai_moved(version, seat, pick).await,
+        }
+    }
+
+    /// Carry out a command and answer it.
+    async fn command(
+        &mut self,
+        token: &str,
+        command: Command,
+        reply: oneshot::Sender<Result<Reply, RoundError>>,
+    ) {
+        let result = match self.round.plan(token, command) {
+            Err(e) => Err(e),
+            Ok(Plan::Change(change)) => self.commit(change).await,
+            Ok(Plan::Answer(answer)) => Ok(answer),
+            Ok(Plan::Rematch(next)) => self.rematch(*next).await,
+            Ok(Plan::Hint { game, seed }) => {
+                // Computed off this task, which goes on serving the game.
+                tokio::task::spawn_blocking(move || {
+                    let answer = ai::hint(game.as_ref(), seed)
+                        .map(Reply::Hint)
+                        .map_err(RoundError::from);
+                    let _ = reply.send(answer);
+                });
+                return;
+            }
+        };
+        let _ = reply.send(result);
+    }
+
+    /// Store a change, then take it in and tell the watchers; the game's end
+    /// goes to the finisher.
+    async fn commit(&mut self, change: Change) -> Result<Reply, RoundError> {
+        let from = change.keep;
+        self.app.store_change(&self.round, &change).await?;
+        let reply = change.reply.clone();
+        let ended = self.round.apply(change);
+        self.publish(from);
+        if let Some(ended) = ended {
+            self.app.finisher.announce(ended);
+        }
+        Ok(reply)
+    }
+
+    async fn rematch(&mut self, next: Round) -> Result<Reply, RoundError> {
+        let created = self.app.insert(next).await?;
+        let mut meta = self.round.meta.clone();
+        meta.rematch = Some(created.id.clone());
+        let change = Change {
+            keep: self.round.history.len(),
+            truncate: false,
+            entries: Vec::new(),
+            game: None,
+            meta: Some(meta),
+            reply: Reply::Game(created.id),
+        };
+        self.commit(change).await
+    }
+
+    /// Send the watchers what changed from ply `from` on.
+    fn publish(&self, from: usize) {
+        if self.updates.receiver_count() == 0 {
+            return;
+        }
+        let text = ServerMessage::Update(self.round.view(from)).to_json();
+        let _ = self.updates.send(Arc::from(text));
+    }
+
+    /// Let the AI think if an AI seat is to move.
+    fn kick_ai(&mut self) {
+        if self.round.thinking {
+            return;
+        }
+        let Some((seat, level)) = self.round.ai_to_move() else {
+            return;
+        };
+        self.round.thinking = true;
+        self.publish(self.round.history.len());
+        let game = self.round.game.clone();
+        let seed = self.round.seed ^ (self.round.history.len() as u64).rotate_left(29);
+        let version = self.round.version;
+        let pause = self.app.config.ai_pause;
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            if pause > Duration::ZERO {
+                tokio::time::sleep(pause).await;
+            }
+            let pick = tokio::task::spawn_blocking(move || ai::choose(game.as_ref(), &level, seed))
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.map_err(|e| e.to_string()));
+            let _ = me
+                .send(Msg::AiMoved {
+                    version,
+                    seat,
+                    pick,
+                })
+                .await;
+        });
+    }
+
+    async fn ai_moved(&mut self, version: u64, seat: u8, pick: Result<Pick, String>) {
+        self.round.thinking = false;
+        let current =
+            self.round.version == version && self.round.ai_to_move().map(|a| a.0) == Some(seat);
+        let committed = match pick {
+            Ok(p) if current => {
+                let command = Command::Play {
+                    action: p.action,
+                    ply: None,
+                };
+                let planned = self.round.plan_for(seat, command);
+                match planned {
+                    Ok(Plan::Change(change)) => self.commit(change).await.map(|_| true),
+                    Ok(_) => Ok(false),
+                    Err(e) => Err(e),
+                }
+            }
+            // The game moved on (a take-back, a resignation, the seat
+            // changed hands): look again.
+            Ok(_) => Ok(false),
+            Err(e) => Err(RoundError::Internal(e)),
+        };
+        match committed {
+            Ok(true) => {}
+            Ok(false) => self.publish(self.round.history.len()),
+            Err(e) => {
+                eprintln!("tabula: AI in game {}: {e}", self.round.id);
+                self.publish(self.round.history.len());
+                return;
+            }
+        }
+        self.kick_ai();
+    }
+}

@@ -1,0 +1,77 @@
+//! Why a command was refused. Each refusal changes nothing; the HTTP status
+//! of each is decided in one place (`crate::error`).
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoundError {
+    /// No game with this id.
+    NoGame(String),
+    /// The token holds no seat in this game.
+    NoSeat,
+    NotYourTurn {
+        side: String,
+        seat: u8,
+    },
+    /// The move was made on an older board.
+    Stale {
+        now: usize,
+        asked: usize,
+    },
+    Over,
+    /// The dice are rolling or the game is decided.
+    NoPlayerToMove,
+    /// The rules refused it (an illegal action, a bad spec or position).
+    Rules(tabula_core::Error),
+    /// A request that is malformed whatever the game's state.
+    BadRequest(String),
+    /// The seat is played by the AI.
+    AiSeat,
+    AiDeclinesDraw,
+    ResignThreePlayers,
+    NothingToUndo,
+    UndoNotAllowed,
+    EndedOffBoard,
+    HintNotYourTurn,
+    /// The server could not do it (storage, a failed task).
+    Internal(String),
+}
+
+impl From<tabula_core::Error> for RoundError {
+    fn from(e: tabula_core::Error) -> Self {
+        RoundError::Rules(e)
+    }
+}
+
+impl fmt::Display for RoundError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RoundError::NoGame(id) => write!(f, "no game `{id}`"),
+            RoundError::NoSeat => f.write_str("this link holds no seat in this game"),
+            RoundError::NotYourTurn { side, seat } => {
+                write!(f, "it is not your turn: {side} ({}) is to move", seat + 1)
+            }
+            RoundError::Stale { now, asked } => write!(
+                f,
+                "the board has changed (ply {now} now, not {asked}): reload"
+            ),
+            RoundError::Over => f.write_str("the game is over"),
+            RoundError::NoPlayerToMove => f.write_str("no player is to move"),
+            RoundError::Rules(e) => write!(f, "{e}"),
+            RoundError::BadRequest(m) | RoundError::Internal(m) => f.write_str(m),
+            RoundError::AiSeat => f.write_str("the AI plays this seat now"),
+            RoundError::AiDeclinesDraw => f.write_str("the AI does not accept draws"),
+            RoundError::ResignThreePlayers => {
+                f.write_str("in a three-player game, leave instead: the AI takes your seat")
+            }
+            RoundError::NothingToUndo => f.write_str("you have no move to take back"),
+            RoundError::UndoNotAllowed => {
+                f.write_str("take-backs are for games against the AI, or inside your own turn")
+            }
+            RoundError::EndedOffBoard => f.write_str("the game has ended off the board"),
+            RoundError::HintNotYourTurn => f.write_str("hints are for the player to move"),
+        }
+    }
+}
+
+impl std::error::Error for RoundError {}

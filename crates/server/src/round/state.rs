@@ -1,0 +1,712 @@
+//! One game in progress as pure logic: the rules object, its history, the
+//! seats, and every decision about them. Nothing here knows HTTP, storage
+//! or tasks: a command is *planned* into a [`Change`] (or refused with a
+//! [`RoundError`]), the owner stores the change, then *applies* it.
+
+use super::error::RoundError;
+use super::finish::{EndReason, Ending, GameEnded};
+use crate::protocol::{
+    GameState, GameView, HistoryEntry, PlayerInfo, ResultInfo, Summary, TurnInfo,
+};
+use serde::{Deserialize, Serialize};
+use tabula_core::{AnyGame, Outcome, Player, PlayerSet, Record, Turn};
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    Human,
+    Ai,
+}
+
+/// The AI level that takes a seat when a player leaves a three-player game.
+pub const STAND_IN_LEVEL: &str = "level3";
+
+/// One seat. The token is the seat's secret: whoever holds it plays it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Seat {
+    pub kind: SeatKind,
+    /// AI level (`level1`..`level8`, `random`) for an AI seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    pub token: String,
+    #[serde(default)]
+    pub name: String,
+    /// Someone opened the seat's link (or created the game holding it).
+    #[serde(default)]
+    pub joined: bool,
+}
+
+/// Everything about a game besides its actions, stored as JSON.
+#[derive(Clone, Debug, Serialize, Deserialize, Default, PartialEq)]
+pub struct Meta {
+    pub seats: Vec<Seat>,
+    /// An ending decided off the board (the board's own result is not
+    /// stored: the replay knows it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<Ending>,
+    /// Seats (0-based) that offer a draw now.
+    #[serde(default)]
+    pub draw_offer: Vec<u8>,
+    /// The game that follows this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<String>,
+    /// Seats whose player left (an AI stand-in plays on), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<u8>,
+}
+
+/// What a played action did, for people (never used by the rules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    pub capture: bool,
+    pub check: bool,
+    pub mate: bool,
+}
+
+/// One played action and the position after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub actor: Option<u8>,
+    pub text: String,
+    pub pos: String,
+    pub facts: Facts,
+}
+
+/// A command of a seat's holder.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Play {
+        action: String,
+        ply: Option<usize>,
+    },
+    Join {
+        name: Option<String>,
+    },
+    Undo,
+    Resign,
+    /// Offer or accept (`true`), or decline (`false`).
+    Draw {
+        accept: bool,
+    },
+    Leave,
+    Rematch,
+    Hint,
+}
+
+impl Command {
+    /// Commands that change the game and so wake its AI seats.
+    pub fn may_change_turn(&self) -> bool {
+        !matches!(
+            self,
+            Command::Hint | Command::Rematch | Command::Join { .. }
+        )
+    }
+}
+
+/// The answer to a command, once carried out.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// The ply after the change (`move`, `undo`).
+    Ply(usize),
+    Seat(u8),
+    Done,
+    /// The rematch's id.
+    Game(String),
+    Hint(crate::ai::Pick),
+}
+
+/// A change to store, then apply: drop the history from `keep` on (when
+/// `truncate`), append `entries`, take `game` as the new state and `meta`
+/// as the new meta.
+pub struct Change {
+    pub keep: usize,
+    pub truncate: bool,
+    pub entries: Vec<Entry>,
+    pub game: Option<Box<dyn AnyGame>>,
+    pub meta: Option<Meta>,
+    pub reply: Reply,
+}
+
+/// What a command needs from its owner beyond the round itself.
+pub enum Plan {
+    /// Store this change, then apply it.
+    Change(Change),
+    /// Nothing to store; answer at once.
+    Answer(Reply),
+    /// Start this new game, then record it as the rematch.
+    Rematch(Box<Round>),
+    /// Ask the AI about this position.
+    Hint { game: Box<dyn AnyGame>, seed: u64 },
+}
+
+/// A game in progress.
+pub struct Round {
+    pub id: String,
+    pub created: i64,
+    pub title: &'static str,
+    pub spec: String,
+    pub start: Option<String>,
+    pub seed: u64,
+    pub meta: Meta,
+    pub game: Box<dyn AnyGame>,
+    /// The game before any action, to replay from on a take-back.
+    pub start_game: Box<dyn AnyGame>,
+    pub history: Vec<Entry>,
+    /// An AI seat is computing its move.
+    pub thinking: bool,
+    /// Rises on every change of the position; an AI answer computed for an
+    /// older version is dropped.
+    pub version: u64,
+}
+
+/// Play `text` on `game`; its canonical text and the entry to keep.
+pub fn play_entry(
+    game: &mut Box<dyn AnyGame>,
+    actor: Option<u8>,
+    text: &str,
+) -> Result<Entry, tabula_core::Error> {
+    let text = game.apply_text(text)?;
+    Ok(Entry {
+        actor,
+        text,
+        pos: game.position(),
+        facts: Facts::default(),
+    })
+}
+
+impl Round {
+    /// A new game: `game` is the start, `history` what was played on it
+    /// (an imported record).
+    pub fn new(
+        id: String,
+        created: i64,
+        title: &'static str,
+        start_game: Box<dyn AnyGame>,
+        start: Option<String>,
+        seed: u64,
+        meta: Meta,
+    ) -> Round {
+        Round {
+            id,
+            created,
+            title,
+            spec: start_game.spec().to_string(),
+            start,
+            seed,
+            meta,
+            game: start_game.clone(),
+            start_game,
+            history: Vec::new(),
+            thinking: false,
+            version: 0,
+        }
+    }
+
+    /// Replay `actions` (each with its actor) from the start; fails on the
+    /// first bad one.
+    pub fn replay<'a>(
+        &mut self,
+        actions: impl IntoIterator<Item = (Option<u8>, &'a str)>,
+    ) -> Result<(), String> {
+        for (i, (actor, text)) in actions.into_iter().enumerate() {
+            let entry = play_entry(&mut self.game, actor, text)
+                .map_err(|e| format!("action {}: {e}", i + 1))?;
+            self.history.push(entry);
+        }
+        Ok(())
+    }
+
+    /// How the game ended, on the board or off it.
+    pub fn ending(&self) -> Option<Ending> {
+        self.meta.end.or_else(|| {
+            self.game.outcome().map(|outcome| Ending {
+                outcome,
+                reason: EndReason::Board,
+            })
+        })
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.meta.end.is_some() || self.game.turn() == Turn::Over
+    }
+
+    /// The seat whose token this is.
+    pub fn seat_of(&self, token: &str) -> Result<u8, RoundError> {
+        self.meta
+            .seats
+            .iter()
+            .position(|s| !token.is_empty() && s.token == token)
+            .map(|i| i as u8)
+            .ok_or(RoundError::NoSeat)
+    }
+
+    /// The seat to move, if a player is to move and the game is on.
+    pub fn to_move(&self) -> Option<u8> {
+        match (self.meta.end.is_some(), self.game.turn()) {
+            (false, Turn::Player(p)) => Some(p.0),
+            _ => None,
+        }
+    }
+
+    /// The AI seat to move and its level.
+    pub fn ai_to_move(&self) -> Option<(u8, String)> {
+        let seat = self.to_move()?;
+        let s = &self.meta.seats[seat as usize];
+        (s.kind == SeatKind::Ai).then(|| (seat, s.level.clone().unwrap_or_default()))
+    }
+
+    pub fn side(&self, seat: u8) -> &'static str {
+        self.game.player_name(Player(seat))
+    }
+
+    /// Plan `command` for the seat holding `token`.
+    pub fn plan(&self, token: &str, command: Command) -> Result<Plan, RoundError> {
+        let seat = self.seat_of(token)?;
+        self.plan_for(seat, command)
+    }
+
+    /// Plan `command` for `seat` (the AI's moves come this way too).
+    pub fn plan_for(&self, seat: u8, command: Command) -> Result<Plan, RoundError> {
+        match command {
+            Command::Play { action, ply } => {
+                if let Some(asked) = ply {
+                    if asked != self.history.len() {
+                        return Err(RoundError::Stale {
+                            now: self.history.len(),
+                            asked,
+                        });
+                    }
+                }
+                self.play(seat, &action).map(Plan::Change)
+            }
+            Command::Join { name } => self.join(seat, name),
+            Command::Undo => self.undo(seat).map(Plan::Change),
+            Command::Resign => self.resign(seat).map(Plan::Change),
+            Command::Draw { accept } => self.draw(seat, accept).map(Plan::Change),
+            Command::Leave => self.leave(seat).map(Plan::Change),
+            Command::Rematch => Ok(match &self.meta.rematch {
+                Some(id) => Plan::Answer(Reply::Game(id.clone())),
+                None => Plan::Rematch(Box::new(self.rematch_round())),
+            }),
+            Command::Hint => {
+                if self.to_move() != Some(seat) {
+                    return Err(RoundError::HintNotYourTurn);
+                }
+                Ok(Plan::Hint {
+                    game: self.game.clone(),
+                    seed: self.seed ^ (self.history.len() as u64).rotate_left(17),
+                })
+            }
+        }
+    }
+
+    /// Play `text` for `seat` on a copy, then roll every chance node that
+    /// follows with the game's seeded dice.
+    fn play(&self, seat: u8, text: &str) -> Result<Change, RoundError> {
+        if self.is_over() {
+            return Err(RoundError::Over);
+        }
+        match self.to_move() {
+            Some(s) if s == seat => {}
+            Some(s) => {
+                return Err(RoundError::NotYourTurn {
+                    side: self.side(s).to_string(),
+                    seat: s,
+                })
+            }
+            None => return Err(RoundError::NoPlayerToMove),
+        }
+        let mut game = self.game.clone();
+        let mut entries = vec![play_entry(&mut game, Some(seat), text)?];
+        self.roll_chance(&mut game, &mut entries);
+        let ply = self.history.len() + entries.len();
+        Ok(Change {
+            keep: self.history.len(),
+            truncate: false,
+            entries,
+            game: Some(game),
+            meta: (!self.meta.draw_offer.is_empty()).then(|| Meta {
+                draw_offer: Vec::new(),
+                ..self.meta.clone()
+            }),
+            reply: Reply::Ply(ply),
+        })
+    }
+
+    /// Roll the dice while nature is to act. Each roll is seeded by the
+    /// game's seed and the ply, so a take-back replays the same dice.
+    fn roll_chance(&self, game: &mut Box<dyn AnyGame>, entries: &mut Vec<Entry>) {
+        while game.turn() == Turn::Chance {
+            let ply = (self.history.len() + entries.len()) as u64;
+            let seed = self.seed ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let Some(text) = crate::ai::roll(game.as_ref(), seed) else {
+                return;
+            };
+            match play_entry(game, None, &text) {
+                Ok(entry) => entries.push(entry),
+                Err(_) => return,
+            }
+        }
+    }
+
+    /// Roll the dice due now (a game that opens with a roll, an imported
+    /// record that stops before one).
+    pub fn roll_dice(&mut self) {
+        if self.meta.end.is_some() {
+            return;
+        }
+        let mut game = self.game.clone();
+        let mut entries = Vec::new();
+        self.roll_chance(&mut game, &mut entries);
+        self.game = game;
+        self.history.extend(entries);
+    }
+
+    fn join(&self, seat: u8, name: Option<String>) -> Result<Plan, RoundError> {
+        let mut meta = self.meta.clone();
+        let slot = &mut meta.seats[seat as usize];
+        if slot.kind == SeatKind::Ai {
+            return Err(RoundError::AiSeat);
+        }
+        let name = name.as_deref().map(clean_name).filter(|n| !n.is_empty());
+        if slot.joined && (name.is_none() || name.as_ref() == Some(&slot.name)) {
+            return Ok(Plan::Answer(Reply::Seat(seat)));
+        }
+        slot.joined = true;
+        if let Some(n) = name {
+            slot.name = n;
+        }
+        Ok(Plan::Change(self.meta_change(meta, Reply::Seat(seat))))
+    }
+
+    /// Take back the requester's last action (and what followed it): only
+    /// the AI or chance may have acted since, unless another human plays
+    /// here: then only inside the requester's own turn.
+    fn undo(&self, seat: u8) -> Result<Change, RoundError> {
+        if self.meta.end.is_some() {
+            return Err(RoundError::EndedOffBoard);
+        }
+        let last = self
+            .history
+            .iter()
+            .rposition(|e| e.actor == Some(seat))
+            .ok_or(RoundError::NothingToUndo)?;
+        let other_humans = self
+            .meta
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, s)| i != seat as usize && s.kind == SeatKind::Human);
+        let since_ok = self.history[last + 1..].iter().all(|e| match e.actor {
+            None => true,
+            Some(a) => self.meta.seats[a as usize].kind == SeatKind::Ai,
+        });
+        let own_turn = last + 1 == self.history.len() && self.to_move() == Some(seat);
+        if !(own_turn || (!other_humans && since_ok)) {
+            return Err(RoundError::UndoNotAllowed);
+        }
+        let mut game = self.start_game.clone();
+        for e in &self.history[..last] {
+            game.apply_text(&e.text)?;
+        }
+        Ok(Change {
+            keep: last,
+            truncate: true,
+            entries: Vec::new(),
+            game: Some(game),
+            meta: Some(Meta {
+                draw_offer: Vec::new(),
+                ..self.meta.clone()
+            }),
+            reply: Reply::Ply(last),
+        })
+    }
+
+    fn resign(&self, seat: u8) -> Result<Change, RoundError> {
+        if self.is_over() {
+            return Err(RoundError::Over);
+        }
+        if self.meta.seats.len() != 2 {
+            return Err(RoundError::ResignThreePlayers);
+        }
+        Ok(self.finish(Outcome::Win(Player(1 - seat)), EndReason::Resign))
+    }
+
+    /// When every seat agrees the game is drawn; the AI never does.
+    fn draw(&self, seat: u8, accept: bool) -> Result<Change, RoundError> {
+        if self.is_over() {
+            return Err(RoundError::Over);
+        }
+        let mut meta = self.meta.clone();
+        if !accept {
+            meta.draw_offer.clear();
+            return Ok(self.meta_change(meta, Reply::Done));
+        }
+        if meta.seats.iter().any(|x| x.kind == SeatKind::Ai) {
+            return Err(RoundError::AiDeclinesDraw);
+        }
+        if !meta.draw_offer.contains(&seat) {
+            meta.draw_offer.push(seat);
+        }
+        if meta.draw_offer.len() == meta.seats.len() {
+            return Ok(self.finish(
+                Outcome::Draw(PlayerSet::all(self.game.num_players())),
+                EndReason::Agreement,
+            ));
+        }
+        Ok(self.meta_change(meta, Reply::Done))
+    }
+
+    /// Leave: a two-player game ends (the other side wins); in a game of
+    /// three an AI stand-in takes the seat and plays on.
+    fn leave(&self, seat: u8) -> Result<Change, RoundError> {
+        if self.is_over() {
+            return Err(RoundError::Over);
+        }
+        if self.meta.seats.len() == 2 {
+            return Ok(self.finish(Outcome::Win(Player(1 - seat)), EndReason::Left));
+        }
+        let mut meta = self.meta.clone();
+        let slot = &mut meta.seats[seat as usize];
+        slot.kind = SeatKind::Ai;
+        slot.level = Some(STAND_IN_LEVEL.into());
+        slot.token = crate::round::random_token();
+        meta.draw_offer.retain(|&x| x != seat);
+        if !meta.left.contains(&seat) {
+            meta.left.push(seat);
+        }
+        Ok(self.meta_change(meta, Reply::Done))
+    }
+
+    /// The one way a game ends off the board: every off-board ending is
+    /// this change (the board's own endings need no change: the position
+    /// says it). [`Round::apply`] then reports it as [`GameEnded`].
+    pub fn finish(&self, outcome: Outcome, reason: EndReason) -> Change {
+        let meta = Meta {
+            end: Some(Ending { outcome, reason }),
+            draw_offer: Vec::new(),
+            ..self.meta.clone()
+        };
+        self.meta_change(meta, Reply::Done)
+    }
+
+    fn meta_change(&self, meta: Meta, reply: Reply) -> Change {
+        Change {
+            keep: self.history.len(),
+            truncate: false,
+            entries: Vec::new(),
+            game: None,
+            meta: Some(meta),
+            reply,
+        }
+    }
+
+    /// A new game with the same rules, the seats moved round by one (the
+    /// players keep their tokens).
+    fn rematch_round(&self) -> Round {
+        let mut seats = self.meta.seats.clone();
+        seats.rotate_right(1);
+        for seat in &mut seats {
+            seat.joined = seat.kind == SeatKind::Ai;
+        }
+        Round::new(
+            crate::round::random_id(),
+            crate::round::now_ms(),
+            self.title,
+            self.start_game.clone(),
+            self.start.clone(),
+            rand::random(),
+            Meta {
+                seats,
+                ..Meta::default()
+            },
+        )
+    }
+
+    /// Take a stored change in; the game's end if this change ended it.
+    pub fn apply(&mut self, change: Change) -> Option<GameEnded> {
+        let was_over = self.is_over();
+        if change.truncate {
+            self.history.truncate(change.keep);
+        }
+        let moved = change.game.is_some();
+        if let Some(game) = change.game {
+            self.game = game;
+        }
+        self.history.extend(change.entries);
+        if let Some(meta) = change.meta {
+            self.meta = meta;
+        }
+        if moved {
+            self.meta.draw_offer.clear();
+            self.version += 1;
+        }
+        if was_over {
+            return None;
+        }
+        self.ending().map(|ending| self.ended(ending))
+    }
+
+    fn ended(&self, ending: Ending) -> GameEnded {
+        GameEnded {
+            id: self.id.clone(),
+            spec: self.spec.clone(),
+            ending,
+            seats: self.players(),
+            left: self.meta.left.clone(),
+            ply: self.history.len(),
+        }
+    }
+
+    // ------------------------------------------------------------ views
+
+    /// The whole game as a record file.
+    pub fn record(&self) -> Record {
+        let mut rec = Record::new(self.spec.clone(), self.start.clone());
+        rec.set_meta("seed", self.seed.to_string());
+        rec.set_meta("site", format!("tabula game {}", self.id));
+        for (i, s) in self.meta.seats.iter().enumerate() {
+            rec.set_meta(
+                &format!("player {}", i + 1),
+                seat_label(s, self.side(i as u8)),
+            );
+            if s.kind == SeatKind::Ai {
+                rec.set_meta(
+                    &format!("ai {}", i + 1),
+                    s.level.clone().unwrap_or_default(),
+                );
+            }
+        }
+        if let Some(ending) = self.ending() {
+            rec.result = Some(ending.outcome);
+            if ending.reason != EndReason::Board {
+                rec.end = Some(ending.reason.as_str().to_string());
+            }
+        }
+        for e in &self.history {
+            rec.push(e.actor.map(Player), e.text.clone());
+        }
+        rec
+    }
+
+    /// The seats, without their tokens.
+    pub fn players(&self) -> Vec<PlayerInfo> {
+        players(&self.meta.seats, |i| self.side(i))
+    }
+
+    /// What changes move by move: whose turn, legal actions, result.
+    pub fn state(&self) -> GameState {
+        let turn = match (self.meta.end.is_some(), self.game.turn()) {
+            (true, _) | (_, Turn::Over) => TurnInfo::Over,
+            (false, Turn::Chance) => TurnInfo::Chance,
+            (false, Turn::Player(p)) => TurnInfo::Player { seat: p.0 },
+        };
+        let legal = match self.to_move() {
+            Some(_) => self.game.legal_actions(),
+            None => Vec::new(),
+        };
+        GameState {
+            ply: self.history.len(),
+            position: self.game.position(),
+            turn,
+            legal,
+            result: self.ending().map(|e| result_info(&e)),
+            players: self.players(),
+            draw_offer: self.meta.draw_offer.clone(),
+            thinking: self.thinking,
+            rematch: self.meta.rematch.clone(),
+        }
+    }
+
+    /// The history from ply `from` on, plus the current state.
+    pub fn view(&self, from: usize) -> GameView {
+        let from = from.min(self.history.len());
+        GameView {
+            id: self.id.clone(),
+            game: self.game.name().to_string(),
+            title: self.title.to_string(),
+            spec: self.spec.clone(),
+            num_players: self.game.num_players(),
+            start: self.start_game.position(),
+            from,
+            history: self.history[from..].iter().map(history_entry).collect(),
+            state: self.state(),
+        }
+    }
+
+    /// A line for the list of games.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            id: self.id.clone(),
+            game: self.game.name().to_string(),
+            title: self.title.to_string(),
+            spec: self.spec.clone(),
+            created: self.created,
+            ply: self.history.len(),
+            over: self.is_over(),
+            players: self.players(),
+            result: self.ending().map(|e| e.outcome.to_text()),
+        }
+    }
+}
+
+fn history_entry(e: &Entry) -> HistoryEntry {
+    HistoryEntry {
+        actor: e.actor,
+        text: e.text.clone(),
+        pos: e.pos.clone(),
+        capture: e.facts.capture,
+        check: e.facts.check,
+        mate: e.facts.mate,
+    }
+}
+
+fn result_info(e: &Ending) -> ResultInfo {
+    let (draw, winners) = match e.outcome {
+        Outcome::Win(p) => (false, vec![p.0]),
+        Outcome::Draw(set) => (true, set.iter().map(|p| p.0).collect()),
+    };
+    ResultInfo {
+        text: e.outcome.to_text(),
+        draw,
+        winners,
+        reason: e.reason,
+    }
+}
+
+/// The seats as everyone sees them (never their tokens); `side` names a
+/// seat in its game.
+pub fn players(seats: &[Seat], side: impl Fn(u8) -> &'static str) -> Vec<PlayerInfo> {
+    seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| PlayerInfo {
+            seat: i as u8,
+            side: side(i as u8).to_string(),
+            kind: s.kind,
+            level: s.level.clone(),
+            name: seat_label(s, side(i as u8)),
+            joined: s.joined || s.kind == SeatKind::Ai,
+        })
+        .collect()
+}
+
+/// Who plays a seat, as shown: the player's name, the side, or the AI.
+fn seat_label(seat: &Seat, side: &str) -> String {
+    match seat.kind {
+        SeatKind::Ai => format!("AI {}", seat.level.as_deref().unwrap_or("")),
+        SeatKind::Human if seat.name.is_empty() => side.to_string(),
+        SeatKind::Human => seat.name.clone(),
+    }
+}
+
+/// A player name as shown: one line, at most 32 characters.
+pub fn clean_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control())
+        .take(32)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
