@@ -43,7 +43,8 @@ impl EndReason {
         }
     }
 
-    const ALL: [EndReason; 6] = [
+    /// Every reason, for lookups and tests.
+    pub const ALL: [EndReason; 6] = [
         EndReason::Board,
         EndReason::Resign,
         EndReason::Agreement,

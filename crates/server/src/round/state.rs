@@ -710,3 +710,123 @@ pub fn clean_name(name: &str) -> String {
         .trim()
         .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(spec: &str, seats: usize) -> Round {
+        let game = tabula_games::registry()
+            .create(spec, None)
+            .expect("a registered game");
+        let seats = (0..seats)
+            .map(|i| Seat {
+                kind: SeatKind::Human,
+                level: None,
+                token: format!("t{i}"),
+                name: String::new(),
+                joined: true,
+            })
+            .collect();
+        let meta = Meta {
+            seats,
+            ..Meta::default()
+        };
+        Round::new("g".into(), 0, "Game", game, None, 1, meta)
+    }
+
+    fn change(plan: Result<Plan, RoundError>) -> Change {
+        match plan {
+            Ok(Plan::Change(c)) => c,
+            Err(e) => panic!("refused: {e}"),
+            Ok(_) => panic!("not a change"),
+        }
+    }
+
+    #[test]
+    fn every_end_reason_ends_the_game_once() {
+        for reason in EndReason::ALL
+            .into_iter()
+            .filter(|&r| r != EndReason::Board)
+        {
+            let mut r = round("phylde", 2);
+            let ended = r.apply(r.finish(Outcome::Win(Player(1)), reason));
+            let ended = ended.expect("the game ended");
+            assert_eq!(ended.ending.reason, reason);
+            assert_eq!(r.state().result.map(|x| x.reason), Some(reason));
+            assert!(r.is_over() && r.to_move().is_none());
+            // Already over: nothing more ends it, nothing more is played.
+            assert!(r.apply(r.finish(Outcome::Win(Player(0)), reason)).is_none());
+            let legal = r.game.legal_actions();
+            let play = Command::Play {
+                action: legal[0].clone(),
+                ply: None,
+            };
+            assert!(matches!(r.plan("t0", play), Err(RoundError::Over)));
+            assert_eq!(reason.as_str().parse::<EndReason>(), Ok(reason));
+        }
+    }
+
+    #[test]
+    fn a_board_ending_is_announced_by_the_move_that_makes_it() {
+        // Dragonchess, Gold to mate in one (29 moves, one mates).
+        let position =
+            "12/12/12/3r8/12/12/12/12|7k4/12/12/12/4W7/12/2w9/K11|12/12/12/12/12/12/1b10/12 s 0 1";
+        let game = tabula_games::registry()
+            .create("dragonchess", Some(position))
+            .expect("position");
+        let mut mates = 0;
+        for action in game.legal_actions() {
+            let mut r = round("dragonchess", 2);
+            r.game = game.clone();
+            r.start_game = game.clone();
+            let mover = r.to_move().expect("a player to move");
+            let token = format!("t{mover}");
+            let c = change(r.plan(&token, Command::Play { action, ply: None }));
+            if let Some(ended) = r.apply(c) {
+                mates += 1;
+                assert_eq!(ended.ending.reason, EndReason::Board);
+                assert_eq!(ended.ending.outcome, Outcome::Win(Player(mover)));
+            }
+        }
+        assert_eq!(mates, 1);
+    }
+
+    #[test]
+    fn refusals_change_nothing_and_say_why() {
+        let r = round("phylde", 2);
+        let before = r.view(0);
+        let cases = [
+            ("nobody", Command::Undo, RoundError::NoSeat),
+            ("t1", Command::Undo, RoundError::NothingToUndo),
+            ("t1", Command::Hint, RoundError::HintNotYourTurn),
+        ];
+        for (token, command, expected) in cases {
+            assert_eq!(r.plan(token, command).err(), Some(expected));
+        }
+        let play = Command::Play {
+            action: "zz".into(),
+            ply: Some(3),
+        };
+        assert!(matches!(
+            r.plan("t0", play),
+            Err(RoundError::Stale { now: 0, asked: 3 })
+        ));
+        let play = Command::Play {
+            action: "zz".into(),
+            ply: None,
+        };
+        assert!(matches!(r.plan("t0", play), Err(RoundError::Rules(_))));
+        assert!(matches!(
+            r.plan(
+                "t1",
+                Command::Play {
+                    action: r.game.legal_actions()[0].clone(),
+                    ply: None
+                }
+            ),
+            Err(RoundError::NotYourTurn { seat: 0, .. })
+        ));
+        assert_eq!(r.view(0), before);
+    }
+}

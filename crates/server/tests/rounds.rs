@@ -1,0 +1,305 @@
+//! The life of games behind the API: one finish path for every ending,
+//! one owner per game under concurrent commands, AI turns, games leaving
+//! memory when idle and coming back, and upgrading an older database.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{start, start_with, temp_db, test_registry, Server};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use tabula_server::round::{EndReason, GameEnded};
+use tokio::sync::broadcast;
+
+/// The next ending announced, within a few seconds.
+async fn next_end(rx: &mut broadcast::Receiver<Arc<GameEnded>>) -> Arc<GameEnded> {
+    tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("an ending within 10 s")
+        .expect("the finisher is open")
+}
+
+/// No further ending is announced (within a short wait).
+async fn no_more_ends(rx: &mut broadcast::Receiver<Arc<GameEnded>>) {
+    let more = tokio::time::timeout(Duration::from_millis(200), rx.recv()).await;
+    assert!(more.is_err(), "an extra ending: {more:?}");
+}
+
+/// Play `walk` for the human to move (after the AI) until the game ends.
+async fn walk_to_the_end(srv: &Server, id: &str, tokens: &[String]) -> Value {
+    for _ in 0..100 {
+        let s = srv.settled(id).await;
+        let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
+            return s;
+        };
+        srv.post(
+            &format!("/api/games/{id}/move"),
+            json!({"token": tokens[seat as usize], "action": "walk"}),
+        )
+        .await;
+    }
+    panic!("the race never ended");
+}
+
+#[tokio::test]
+async fn every_ending_goes_through_the_finisher_once() {
+    let db = temp_db("endings");
+    let srv = start(test_registry(), &db).await;
+    let mut ends = srv.app.finisher.subscribe();
+
+    // On the board.
+    let (id, t) = srv.create(json!({"spec": "race", "seed": 3})).await;
+    let s = walk_to_the_end(&srv, &id, &t).await;
+    let e = next_end(&mut ends).await;
+    assert_eq!(
+        (e.id.as_str(), e.ending.reason),
+        (id.as_str(), EndReason::Board)
+    );
+    assert_eq!(s["state"]["result"]["reason"], "board");
+    assert_eq!(e.ending.outcome.to_text(), s["state"]["result"]["text"]);
+
+    // Resignation: the other side wins.
+    let (id, t) = srv.create(json!({"spec": "race"})).await;
+    srv.post(&format!("/api/games/{id}/resign"), json!({"token": t[0]}))
+        .await;
+    let e = next_end(&mut ends).await;
+    assert_eq!(
+        (e.ending.reason, e.ending.outcome.to_text()),
+        (EndReason::Resign, "win 2".into())
+    );
+
+    // Agreement: every seat draws.
+    let (id, t) = srv.create(json!({"spec": "race"})).await;
+    for token in &t {
+        srv.post(&format!("/api/games/{id}/draw"), json!({"token": token}))
+            .await;
+    }
+    let e = next_end(&mut ends).await;
+    assert_eq!(
+        (e.ending.reason, e.ending.outcome.to_text()),
+        (EndReason::Agreement, "draw 1,2".into())
+    );
+
+    // Leaving a two-player game ends it for the other side.
+    let (id, t) = srv.create(json!({"spec": "race"})).await;
+    srv.post(&format!("/api/games/{id}/leave"), json!({"token": t[1]}))
+        .await;
+    let e = next_end(&mut ends).await;
+    assert_eq!(
+        (e.ending.reason, e.ending.outcome.to_text()),
+        (EndReason::Left, "win 1".into())
+    );
+    let s = srv.get(&format!("/api/games/{id}")).await;
+    assert_eq!(s["state"]["result"]["reason"], "left");
+    assert_eq!(s["state"]["turn"]["kind"], "over");
+
+    // In a game of three the leaver's seat plays on; the end says who left.
+    let (id, t) = srv
+        .create(json!({"spec": "race(players=3)", "seed": 5}))
+        .await;
+    srv.post(&format!("/api/games/{id}/leave"), json!({"token": t[0]}))
+        .await;
+    no_more_ends(&mut ends).await;
+    walk_to_the_end(&srv, &id, &t).await;
+    let e = next_end(&mut ends).await;
+    assert_eq!(
+        (e.ending.reason, e.left.clone()),
+        (EndReason::Board, vec![0])
+    );
+
+    // Nothing more: a finished game refuses every ending.
+    for verb in ["resign", "draw", "leave"] {
+        let (st, _) = srv
+            .call(
+                "POST",
+                &format!("/api/games/{id}/{verb}"),
+                json!({"token": t[1]}),
+            )
+            .await;
+        assert_eq!(st, StatusCode::CONFLICT, "{verb}");
+    }
+    no_more_ends(&mut ends).await;
+
+    // Endings survive a restart, and are not announced again.
+    drop(srv);
+    let srv = start(test_registry(), &db).await;
+    let mut ends = srv.app.finisher.subscribe();
+    let s = srv.get(&format!("/api/games/{id}")).await;
+    assert_eq!(s["state"]["result"]["reason"], "board");
+    no_more_ends(&mut ends).await;
+    let list = srv.get("/api/games").await;
+    assert!(
+        list.as_array()
+            .expect("list")
+            .iter()
+            .all(|g| g["over"] == true),
+        "{list}"
+    );
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_commands_on_one_game_lose_and_double_nothing() {
+    let db = temp_db("concurrent");
+    let srv = Arc::new(start(test_registry(), &db).await);
+    let (id, t) = srv
+        .create(json!({"spec": "race(players=3)", "seed": 11}))
+        .await;
+    let t = Arc::new(t);
+    // Many clients at once, each playing for every seat with the ply it
+    // saw: per ply exactly one wins, the others are told the board moved
+    // or that it is not their turn.
+    let mut tasks = Vec::new();
+    for client in 0..24 {
+        let (srv, id, t) = (Arc::clone(&srv), id.clone(), Arc::clone(&t));
+        tasks.push(tokio::spawn(async move {
+            let mut accepted = Vec::new();
+            for _ in 0..40 {
+                let s = srv.get(&format!("/api/games/{id}")).await;
+                let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
+                    break;
+                };
+                let ply = s["state"]["ply"].as_u64().unwrap_or(0);
+                let action = if client % 2 == 0 { "walk" } else { "run" };
+                let (st, v) = srv
+                    .call(
+                        "POST",
+                        &format!("/api/games/{id}/move"),
+                        json!({"token": t[seat as usize], "action": action, "ply": ply}),
+                    )
+                    .await;
+                match st {
+                    StatusCode::OK => accepted.push(ply),
+                    StatusCode::CONFLICT | StatusCode::FORBIDDEN => {}
+                    other => panic!("{other}: {v}"),
+                }
+            }
+            accepted
+        }));
+    }
+    let mut plies = Vec::new();
+    for task in tasks {
+        plies.extend(task.await.expect("client"));
+    }
+    let s = srv.get(&format!("/api/games/{id}")).await;
+    let history = s["history"].as_array().expect("history").clone();
+    let player_moves: Vec<u64> = history
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e["actor"].is_null())
+        .map(|(i, _)| i as u64)
+        .collect();
+    plies.sort_unstable();
+    assert_eq!(
+        plies, player_moves,
+        "one accepted move per ply, each in the history"
+    );
+    // The store holds exactly what was acknowledged.
+    let app = Arc::clone(&srv.app);
+    drop(srv);
+    drop(app);
+    let srv = start(test_registry(), &db).await;
+    assert_eq!(
+        srv.get(&format!("/api/games/{id}")).await["history"],
+        json!(history)
+    );
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn ai_seats_play_to_the_end_and_finish_once() {
+    let db = temp_db("ai-end");
+    let srv = start(test_registry(), &db).await;
+    let mut ends = srv.app.finisher.subscribe();
+    let ai = json!({"type": "ai", "level": "random"});
+    let (id, tokens) = srv
+        .create(json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}))
+        .await;
+    assert!(tokens.is_empty(), "AI seats hold no token");
+    let e = next_end(&mut ends).await;
+    assert_eq!(
+        (e.id.as_str(), e.ending.reason),
+        (id.as_str(), EndReason::Board)
+    );
+    let s = srv.get(&format!("/api/games/{id}")).await;
+    assert_eq!(s["state"]["turn"]["kind"], "over");
+    assert_eq!(s["state"]["thinking"], false);
+    no_more_ends(&mut ends).await;
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn idle_games_leave_memory_and_come_back_when_opened() {
+    let db = temp_db("idle");
+    let config = tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        idle: Duration::from_millis(50),
+    };
+    let srv = start_with(test_registry(), &db, config).await;
+    let (id, t) = srv.create(json!({"spec": "race", "seed": 1})).await;
+    let before = srv.get(&format!("/api/games/{id}")).await;
+    assert_eq!(srv.app.live_games(), 1);
+    let mut waited = 0;
+    while srv.app.live_games() > 0 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        waited += 1;
+        assert!(waited < 250, "the idle game never left memory");
+    }
+    // Listing reads the store, loading nothing.
+    let list = srv.get("/api/games").await;
+    assert_eq!(list[0]["id"], json!(id));
+    assert_eq!(srv.app.live_games(), 0);
+    // Opening it brings it back exactly; playing works at once.
+    assert_eq!(srv.get(&format!("/api/games/{id}")).await, before);
+    srv.post(
+        &format!("/api/games/{id}/move"),
+        json!({"token": t[0], "action": "walk", "ply": 1}),
+    )
+    .await;
+    assert_eq!(srv.app.live_games(), 1);
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn a_database_of_the_previous_version_is_upgraded() {
+    let db = temp_db("upgrade");
+    {
+        // The schema and rows as the previous version wrote them.
+        let conn = rusqlite::Connection::open(&db).expect("open");
+        conn.execute_batch(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, created INTEGER NOT NULL, spec TEXT NOT NULL,
+                 start TEXT, seed INTEGER NOT NULL, meta TEXT NOT NULL);
+             CREATE TABLE actions (game TEXT NOT NULL, ply INTEGER NOT NULL, actor INTEGER,
+                 text TEXT NOT NULL, PRIMARY KEY (game, ply)) WITHOUT ROWID;
+             INSERT INTO games VALUES ('oldgame001', 1, 'race', NULL, 9,
+                 '{\"seats\":[{\"kind\":\"human\",\"token\":\"aa\",\"name\":\"Ann\",\"joined\":true},
+                              {\"kind\":\"ai\",\"level\":\"random\",\"token\":\"bb\",\"joined\":true}]}');
+             INSERT INTO actions VALUES ('oldgame001', 0, NULL, 'roll2');
+             INSERT INTO actions VALUES ('oldgame001', 1, 0, 'run');
+             INSERT INTO actions VALUES ('oldgame001', 2, NULL, 'roll1');
+             INSERT INTO games VALUES ('oldgame002', 2, 'race', NULL, 9,
+                 '{\"seats\":[{\"kind\":\"human\",\"token\":\"cc\",\"joined\":true},
+                              {\"kind\":\"human\",\"token\":\"dd\",\"joined\":true}],
+                   \"end\":{\"result\":\"win 1\",\"reason\":\"resign\"}}');",
+        )
+        .expect("old schema");
+    }
+    let srv = start(test_registry(), &db).await;
+    let list = srv.get("/api/games").await;
+    assert_eq!(list[0]["id"], "oldgame002");
+    assert_eq!(list[0]["result"], "win 1");
+    assert_eq!(list[1]["players"][0]["name"], "Ann");
+    assert_eq!(list[1]["ply"], 3);
+    let s = srv.get("/api/games/oldgame002").await;
+    assert_eq!(s["state"]["result"]["reason"], "resign");
+    // The old game's AI was to move: resumed at start-up, it has played.
+    let s = srv.settled("oldgame001").await;
+    assert_eq!(s["history"][3]["actor"], 1, "{s}");
+    srv.post(
+        "/api/games/oldgame001/move",
+        json!({"token": "aa", "action": "walk"}),
+    )
+    .await;
+    let _ = std::fs::remove_file(&db);
+}
