@@ -25,7 +25,7 @@ pub struct SeatRequest {
     pub name: Option<String>,
     /// A seat for a friend, joined when the invite link is opened (the
     /// creator's own seats are joined at once).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub invite: bool,
 }
 

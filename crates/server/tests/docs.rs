@@ -1,0 +1,105 @@
+//! Every example of `docs/api.md` parses into the type its comment names,
+//! and says the same when written back: the docs cannot drift from the
+//! protocol.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use tabula_server::protocol::*;
+
+/// Parse `json` as `T`, write it back, and compare (numbers and key order
+/// aside, what was read is what is written).
+fn round_trip<T: DeserializeOwned + Serialize>(json: &str) -> Result<(), String> {
+    let value: T = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let original: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string(&value).map_err(|e| e.to_string())?;
+    let written: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    if without_nulls(&written) != without_nulls(&original) {
+        return Err(format!("written back as {written}"));
+    }
+    Ok(())
+}
+
+/// Optional fields left out and written as `null` mean the same.
+fn without_nulls(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, x)| !x.is_null())
+                .map(|(k, x)| (k.clone(), without_nulls(x)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_nulls).collect()),
+        other => other.clone(),
+    }
+}
+
+fn check(type_name: &str, json: &str) -> Result<(), String> {
+    match type_name {
+        "ErrorBody" => round_trip::<ErrorBody>(json),
+        "Catalog" => round_trip::<Catalog>(json),
+        "RulesPage" => round_trip::<RulesPage>(json),
+        "Vec<Summary>" => round_trip::<Vec<Summary>>(json),
+        "NewGame" => round_trip::<NewGame>(json),
+        "Created" => round_trip::<Created>(json),
+        "ImportGame" => round_trip::<ImportGame>(json),
+        "GameView" => round_trip::<GameView>(json),
+        "ResultInfo" => round_trip::<ResultInfo>(json),
+        "MoveRequest" => round_trip::<MoveRequest>(json),
+        "PlyAnswer" => round_trip::<PlyAnswer>(json),
+        "JoinRequest" => round_trip::<JoinRequest>(json),
+        "SeatAnswer" => round_trip::<SeatAnswer>(json),
+        "TokenRequest" => round_trip::<TokenRequest>(json),
+        "DrawRequest" => round_trip::<DrawRequest>(json),
+        "Done" => round_trip::<Done>(json),
+        "GameId" => round_trip::<GameId>(json),
+        "Hint" => round_trip::<Hint>(json),
+        "ServerMessage" => round_trip::<ServerMessage>(json),
+        "ClientMessage" => round_trip::<ClientMessage>(json),
+        other => Err(format!("no type `{other}` in the test's table")),
+    }
+}
+
+/// `(type, json)` for each `<!-- type: T -->` followed by a json block.
+fn examples(doc: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = line
+            .trim()
+            .strip_prefix("<!-- type:")
+            .and_then(|r| r.strip_suffix("-->"))
+        else {
+            continue;
+        };
+        let fence = lines.next().unwrap_or("");
+        assert_eq!(fence.trim(), "```json", "a json block after `{line}`");
+        let body: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
+        out.push((name.trim().to_string(), body.join("\n")));
+    }
+    out
+}
+
+#[test]
+fn every_example_of_the_api_docs_is_a_protocol_value() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/api.md");
+    let doc = std::fs::read_to_string(path).expect("docs/api.md");
+    let found = examples(&doc);
+    assert!(found.len() >= 20, "only {} examples found", found.len());
+    let failures: Vec<String> = found
+        .iter()
+        .filter_map(|(t, json)| check(t, json).err().map(|e| format!("{t}: {e}\n{json}")))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_checker_refuses_an_example_that_does_not_fit() {
+    assert!(
+        check("MoveRequest", r#"{"token": "t"}"#).is_err(),
+        "action is required"
+    );
+    assert!(check("NewGame", r#"{"spec": "x", "colour": "red"}"#).is_err());
+    assert!(check("ServerMessage", r#"{"type": "shout"}"#).is_err());
+    assert!(check("Nope", "{}").is_err());
+}
