@@ -345,8 +345,17 @@ pub struct Summary {
 
 // ------------------------------------------------------------ live channel
 
-/// What a client sends on `GET /api/games/{id}/ws`. `rid` is the client's
-/// own request id, echoed in the answer (any JSON value).
+/// A client's own id for a request on the live channel, echoed in the
+/// answer: a number or a string.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum RequestId {
+    Number(i64),
+    Text(String),
+}
+
+/// What a client sends on `GET /api/games/{id}/ws`, with its own request
+/// id `rid`, echoed in the answer.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ClientMessage {
@@ -357,11 +366,11 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ply: Option<usize>,
         #[serde(default)]
-        rid: serde_json::Value,
+        rid: Option<RequestId>,
     },
     Ping {
         #[serde(default)]
-        rid: serde_json::Value,
+        rid: Option<RequestId>,
     },
 }
 
@@ -373,16 +382,16 @@ pub enum ServerMessage {
     Update(GameView),
     /// A move of this client was played.
     Ack {
-        rid: serde_json::Value,
+        rid: Option<RequestId>,
         ply: usize,
     },
     Pong {
-        rid: serde_json::Value,
+        rid: Option<RequestId>,
     },
     /// A request of this client was refused (nothing changed).
     Error {
         #[serde(default)]
-        rid: serde_json::Value,
+        rid: Option<RequestId>,
         error: String,
         /// The HTTP status the same request would get.
         #[serde(default, skip_serializing_if = "Option::is_none")]

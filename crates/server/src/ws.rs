@@ -78,7 +78,7 @@ async fn answer(app: &Arc<App>, id: &str, text: &str) -> ServerMessage {
         Ok(m) => m,
         Err(e) => {
             return ServerMessage::Error {
-                rid: serde_json::Value::Null,
+                rid: None,
                 error: format!("bad message: {e} (valid types: move, ping)"),
                 status: Some(400),
             }
