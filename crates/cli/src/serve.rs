@@ -2,16 +2,16 @@
 
 use crate::CmdResult;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "TABULA_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// SQLite file holding every game (created if missing).
-    #[arg(long, default_value = "tabula.db")]
-    db: PathBuf,
+    /// Where games are kept: a SQLite file (created if missing) or a
+    /// PostgreSQL URL (`postgres://user@host/dbname`).
+    #[arg(long, env = "TABULA_DB", default_value = "tabula.db")]
+    db: String,
     /// Pause before each AI action, in milliseconds, so people can follow.
     #[arg(long, default_value_t = 300)]
     ai_pause_ms: u64,

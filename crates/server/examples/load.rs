@@ -80,7 +80,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ai_pause: Duration::ZERO,
         ..Default::default()
     };
-    let (router, app) = tabula_server::build(registry, &db, config).await?;
+    let (router, app) = tabula_server::build(registry, &db.to_string_lossy(), config).await?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = tokio::net::TcpListener::local_addr(&listener)?;
     let listener = listener.tap_io(|tcp| {

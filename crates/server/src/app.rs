@@ -13,9 +13,8 @@ use crate::round::{
     now_ms, random_id, random_token, Command, Finisher, Meta, Reply, Round, RoundError,
     RoundHandle, Rounds, Seat, SeatKind,
 };
-use crate::store::{GameHead, Op, Status, Store, StoredAction, StoredGame};
+use crate::store::{GameHead, Status, Store, StoreError, StoredAction, StoredGame, Write};
 use rand::Rng;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use tabula_core::{AnyGame, Player, Record, Registry, Turn};
@@ -53,14 +52,15 @@ pub struct App {
 }
 
 impl App {
-    /// Open (or create, or upgrade) the database. Games stay in the store
-    /// until someone opens them.
+    /// Open (or create, or upgrade) the database at `db` (a SQLite file or
+    /// a `postgres://` URL). Games stay in the store until someone opens
+    /// them.
     pub async fn open(
         registry: Registry,
-        db: &Path,
+        db: &str,
         config: RoundConfig,
     ) -> Result<Arc<App>, String> {
-        let store = Store::open(db)?;
+        let store = Store::open(db).await?;
         let app = Arc::new(App {
             registry,
             store,
@@ -75,21 +75,27 @@ impl App {
     /// Games written by an older version have no stored status yet: replay
     /// each once to fill it in.
     async fn fill_in_status(&self) -> Result<(), String> {
-        for id in self.store.ids_where(false).await? {
-            let Some(stored) = self.store.load(&id).await? else {
+        let text = |e: StoreError| e.to_string();
+        for id in self.store.ids_with_ai_turn(None).await.map_err(text)? {
+            let Some(stored) = self.store.load(&id).await.map_err(text)? else {
                 continue;
             };
             match self.restore(&stored) {
                 Ok(round) => {
-                    let op = Op::Write {
+                    let write = Write {
                         game: id,
+                        version: round.stored,
                         keep: round.history.len(),
                         truncate: false,
                         actions: Vec::new(),
                         meta: None,
                         status: status_of(round.game.as_ref(), &round.meta),
                     };
-                    self.store.write(op).await?;
+                    // A conflict means another instance filled it in.
+                    match self.store.write(write).await {
+                        Ok(_) | Err(StoreError::Conflict) => {}
+                        Err(e) => return Err(e.to_string()),
+                    }
                 }
                 Err(e) => eprintln!("tabula: game {id} cannot be read: {e}"),
             }
@@ -99,7 +105,11 @@ impl App {
 
     /// Wake every game whose AI seat is to move (after a restart).
     pub async fn resume_ai(self: &Arc<Self>) -> Result<usize, String> {
-        let ids = self.store.ids_where(true).await?;
+        let ids = self
+            .store
+            .ids_with_ai_turn(Some(true))
+            .await
+            .map_err(|e| e.to_string())?;
         let n = ids.len();
         for id in ids {
             if let Err(e) = self.handle(&id).await {
@@ -122,14 +132,19 @@ impl App {
             }
             self.rounds.forget_closed(id);
         }
+        let round = self.load(id).await?;
+        Ok(actor::start(self, round))
+    }
+
+    /// Game `id` as stored now.
+    pub(crate) async fn load(&self, id: &str) -> Result<Round, RoundError> {
         let stored = self
             .store
             .load(id)
             .await
-            .map_err(RoundError::Internal)?
+            .map_err(store_error)?
             .ok_or_else(|| RoundError::NoGame(id.to_string()))?;
-        let round = self.restore(&stored).map_err(RoundError::Internal)?;
-        Ok(actor::start(self, round))
+        self.restore(&stored).map_err(RoundError::Internal)
     }
 
     /// Send game `id`'s owner a message built around a reply channel, and
@@ -192,11 +207,7 @@ impl App {
 
     /// Recent games, newest first, read from the store (no game is loaded).
     pub async fn list(&self) -> Result<Vec<Summary>, RoundError> {
-        let heads = self
-            .store
-            .recent(LIST_LIMIT)
-            .await
-            .map_err(RoundError::Internal)?;
+        let heads = self.store.recent(LIST_LIMIT).await.map_err(store_error)?;
         Ok(heads.iter().filter_map(|h| self.summary(h)).collect())
     }
 
@@ -366,12 +377,13 @@ impl App {
             seed: round.seed,
             meta: meta_json(&round.meta),
             actions: round.history.iter().map(stored_action).collect(),
+            version: 0,
         };
         let status = status_of(round.game.as_ref(), &round.meta);
         self.store
-            .write(Op::Insert(stored, status))
+            .insert(stored, status)
             .await
-            .map_err(RoundError::Internal)?;
+            .map_err(store_error)?;
         let created = Created {
             id: round.id.clone(),
             tokens: round
@@ -390,23 +402,25 @@ impl App {
         Ok(created)
     }
 
-    /// Store `change` to `round` (not yet applied).
+    /// Store `change` to `round` (not yet applied); the game's new row
+    /// version.
     pub(crate) async fn store_change(
         &self,
         round: &Round,
         change: &Change,
-    ) -> Result<(), RoundError> {
+    ) -> Result<u64, StoreError> {
         let game = change.game.as_deref().unwrap_or(round.game.as_ref());
         let meta = change.meta.as_ref().unwrap_or(&round.meta);
-        let op = Op::Write {
+        let write = Write {
             game: round.id.clone(),
+            version: round.stored,
             keep: change.keep,
             truncate: change.truncate,
             actions: change.entries.iter().map(stored_action).collect(),
             meta: change.meta.as_ref().map(meta_json),
             status: status_of(game, meta),
         };
-        self.store.write(op).await.map_err(RoundError::Internal)
+        self.store.write(write).await
     }
 
     /// Rebuild a stored game by replaying its actions.
@@ -434,6 +448,7 @@ impl App {
             meta,
         );
         round.replay(g.actions.iter().map(|a| (a.actor, a.text.as_str())))?;
+        round.stored = g.version;
         Ok(round)
     }
 }
@@ -442,6 +457,15 @@ fn stored_action(e: &crate::round::Entry) -> StoredAction {
     StoredAction {
         actor: e.actor,
         text: e.text.clone(),
+    }
+}
+
+/// A store failure as the caller sees it.
+pub(crate) fn store_error(e: StoreError) -> RoundError {
+    match e {
+        StoreError::Conflict => RoundError::Busy,
+        StoreError::Missing => RoundError::Internal("the game is missing from the database".into()),
+        StoreError::Failed(e) => RoundError::Internal(e),
     }
 }
 

@@ -44,7 +44,8 @@ pub fn status_of(e: &RoundError) -> StatusCode {
         | RoundError::ResignThreePlayers
         | RoundError::NothingToUndo
         | RoundError::EndedOffBoard
-        | RoundError::HintNotYourTurn => StatusCode::CONFLICT,
+        | RoundError::HintNotYourTurn
+        | RoundError::Busy => StatusCode::CONFLICT,
         RoundError::Rules(e) if e.kind == ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
         RoundError::Rules(_) | RoundError::BadRequest(_) => StatusCode::BAD_REQUEST,
         RoundError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -6,7 +6,8 @@
 //!   task per live game (`round::actor`), one way to end a game
 //!   (`round::finish`);
 //! - `app`: the entry points handlers call; games loaded on demand;
-//! - `store`: SQLite, every action stored before it is acknowledged;
+//! - `store`: SQLite or PostgreSQL, every action stored before it is
+//!   acknowledged;
 //! - `api` / `ws`: the JSON API and the live channel of a game;
 //! - `ai`: AI seats and hints; `assets`: the UI in `web/` and the rules.
 
@@ -25,15 +26,14 @@ pub use error::ApiError;
 
 use axum::serve::ListenerExt;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How to run the server.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
     pub addr: SocketAddr,
-    /// The SQLite file; created if missing.
-    pub db: PathBuf,
+    /// A SQLite file (created if missing) or a `postgres://` URL.
+    pub db: String,
     pub rounds: RoundConfig,
 }
 
@@ -41,16 +41,17 @@ impl Default for ServeConfig {
     fn default() -> Self {
         ServeConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            db: PathBuf::from("tabula.db"),
+            db: "tabula.db".into(),
             rounds: RoundConfig::default(),
         }
     }
 }
 
-/// The app over `registry`, stored in `db`: the router and its state.
+/// The app over `registry`, stored in `db` (a SQLite file or a
+/// `postgres://` URL): the router and its state.
 pub async fn build(
     registry: tabula_core::Registry,
-    db: &std::path::Path,
+    db: &str,
     rounds: RoundConfig,
 ) -> Result<(axum::Router, Arc<App>), String> {
     let app = App::open(registry, db, rounds).await?;
@@ -67,7 +68,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
     println!(
         "Tabula is at http://{} (games stored in {})",
         tokio::net::TcpListener::local_addr(&listener)?,
-        config.db.display()
+        shown_address(&config.db)
     );
     let listener = listener.tap_io(|tcp| {
         // Moves are small messages: send them at once (no Nagle delay).
@@ -79,4 +80,18 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         })
         .await?;
     Ok(())
+}
+
+/// A database address fit for logs: a URL's password is hidden.
+pub fn shown_address(db: &str) -> String {
+    match (db.find("://"), db.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &db[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &db[..scheme + 3], &db[at..]),
+                None => db.to_string(),
+            }
+        }
+        _ => db.to_string(),
+    }
 }

@@ -159,39 +159,77 @@ impl Actor {
         }
     }
 
-    /// Carry out a command and answer it.
+    /// Carry out a command and answer it. If another writer changed the
+    /// game meanwhile (another instance), take its state in and try once
+    /// more on it.
     async fn command(
         &mut self,
         token: &str,
         command: Command,
         reply: oneshot::Sender<Result<Reply, RoundError>>,
     ) {
-        let result = match self.round.plan(token, command) {
-            Err(e) => Err(e),
-            Ok(Plan::Change(change)) => self.commit(change).await,
-            Ok(Plan::Answer(answer)) => Ok(answer),
-            Ok(Plan::Rematch(next)) => self.rematch(*next).await,
-            Ok(Plan::Hint { game, seed }) => {
-                // Computed off this task, which goes on serving the game.
-                tokio::task::spawn_blocking(move || {
-                    let answer = ai::hint(game.as_ref(), seed)
-                        .map(Reply::Hint)
-                        .map_err(RoundError::from);
-                    let _ = reply.send(answer);
-                });
-                return;
+        let mut reply = Some(reply);
+        for attempt in 0..2 {
+            let result = match self.round.plan(token, command.clone()) {
+                Err(e) => Err(e),
+                Ok(Plan::Change(change)) => self.commit(change).await,
+                Ok(Plan::Answer(answer)) => Ok(answer),
+                Ok(Plan::Rematch(next)) => self.rematch(*next).await,
+                Ok(Plan::Hint { game, seed }) => {
+                    // Computed off this task, which goes on serving the game.
+                    let reply = reply.take();
+                    tokio::task::spawn_blocking(move || {
+                        let answer = ai::hint(game.as_ref(), seed)
+                            .map(Reply::Hint)
+                            .map_err(RoundError::from);
+                        if let Some(reply) = reply {
+                            let _ = reply.send(answer);
+                        }
+                    });
+                    return;
+                }
+            };
+            if result == Err(RoundError::Busy) && attempt == 0 && self.reload().await {
+                continue;
             }
-        };
-        let _ = reply.send(result);
+            if let Some(reply) = reply.take() {
+                let _ = reply.send(result);
+            }
+            return;
+        }
+    }
+
+    /// Take in the game as stored now (another writer changed it) and
+    /// show it to the watchers.
+    async fn reload(&mut self) -> bool {
+        match self.app.load(&self.round.id).await {
+            Ok(mut fresh) => {
+                // Pending AI answers were computed for an older state.
+                fresh.version = self.round.version + 1;
+                fresh.thinking = self.round.thinking;
+                self.round = fresh;
+                self.publish(0);
+                true
+            }
+            Err(e) => {
+                eprintln!("tabula: game {} cannot be reloaded: {e}", self.round.id);
+                false
+            }
+        }
     }
 
     /// Store a change, then take it in and tell the watchers; the game's end
     /// goes to the finisher.
     async fn commit(&mut self, change: Change) -> Result<Reply, RoundError> {
         let from = change.keep;
-        self.app.store_change(&self.round, &change).await?;
+        let stored = self
+            .app
+            .store_change(&self.round, &change)
+            .await
+            .map_err(crate::app::store_error)?;
         let reply = change.reply.clone();
         let ended = self.round.apply(change);
+        self.round.stored = stored;
         self.publish(from);
         if let Some(ended) = ended {
             self.app.finisher.announce(ended);
@@ -281,6 +319,12 @@ impl Actor {
         match committed {
             Ok(true) => {}
             Ok(false) => self.publish(self.round.history.len()),
+            Err(RoundError::Busy) => {
+                // Someone else moved first: look again at the game as it is.
+                if !self.reload().await {
+                    return;
+                }
+            }
             Err(e) => {
                 eprintln!("tabula: AI in game {}: {e}", self.round.id);
                 self.publish(self.round.history.len());

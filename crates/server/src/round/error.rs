@@ -33,6 +33,8 @@ pub enum RoundError {
     UndoNotAllowed,
     EndedOffBoard,
     HintNotYourTurn,
+    /// The game was changed elsewhere at the same moment: try again.
+    Busy,
     /// The server could not do it (storage, a failed task).
     Internal(String),
 }
@@ -70,6 +72,7 @@ impl fmt::Display for RoundError {
             }
             RoundError::EndedOffBoard => f.write_str("the game has ended off the board"),
             RoundError::HintNotYourTurn => f.write_str("hints are for the player to move"),
+            RoundError::Busy => f.write_str("the game changed at the same moment: try again"),
         }
     }
 }

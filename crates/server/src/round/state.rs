@@ -158,6 +158,8 @@ pub struct Round {
     /// Rises on every change of the position; an AI answer computed for an
     /// older version is dropped.
     pub version: u64,
+    /// The game's row version in the store, which the next write names.
+    pub stored: u64,
 }
 
 /// Play `text` on `game`; its canonical text and the entry to keep.
@@ -200,6 +202,7 @@ impl Round {
             history: Vec::new(),
             thinking: false,
             version: 0,
+            stored: 0,
         }
     }
 

@@ -46,7 +46,7 @@ pub async fn start_with(
     db: &std::path::Path,
     config: tabula_server::RoundConfig,
 ) -> Server {
-    let (router, app) = tabula_server::build(registry, db, config)
+    let (router, app) = tabula_server::build(registry, &db.to_string_lossy(), config)
         .await
         .expect("open");
     app.resume_ai().await.expect("resume");

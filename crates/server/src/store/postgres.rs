@@ -1,0 +1,242 @@
+//! The PostgreSQL engine: a pool of connections; each write is one
+//! transaction whose first statement checks and raises the game's row
+//! version, so of two instances writing the same game one wins and the
+//! other is told to reload.
+
+use super::{GameHead, Status, StoreError, StoredAction, StoredGame, Write};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::NoTls;
+
+mod embedded {
+    refinery::embed_migrations!("migrations/postgres");
+}
+
+/// Connections in the pool: enough for the writes and reads in flight of
+/// one instance; PostgreSQL's own limit is shared by every instance.
+const POOL_SIZE: usize = 16;
+
+#[derive(Clone)]
+pub struct Postgres {
+    pool: Pool,
+}
+
+fn failed(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(e.to_string())
+}
+
+impl Postgres {
+    /// Connect to `url` and bring its schema up to date.
+    pub async fn open(url: &str) -> Result<Postgres, String> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| format!("bad database address: {e}"))?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .build()
+            .map_err(|e| format!("database pool: {e}"))?;
+        let mut client = pool
+            .get()
+            .await
+            .map_err(|e| format!("cannot connect to the database: {e}"))?;
+        // Several instances may start at once: one migrates at a time.
+        client
+            .batch_execute("SELECT pg_advisory_lock(7243)")
+            .await
+            .map_err(|e| format!("database: {e}"))?;
+        let migrated = embedded::migrations::runner()
+            .run_async(&mut **client)
+            .await
+            .map_err(|e| format!("database migration: {e}"));
+        let _ = client
+            .batch_execute("SELECT pg_advisory_unlock(7243)")
+            .await;
+        migrated?;
+        Ok(Postgres { pool })
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool.get().await.map_err(failed)
+    }
+
+    pub async fn insert(&self, g: StoredGame, status: Status) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(failed)?;
+        tx.execute(
+            "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, version)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0)",
+            &[
+                &g.id,
+                &g.created,
+                &g.spec,
+                &g.start,
+                &(g.seed as i64),
+                &g.meta,
+                &status.result,
+                &status.ai_turn,
+            ],
+        )
+        .await
+        .map_err(failed)?;
+        append(&tx, &g.id, 0, &g.actions).await?;
+        tx.commit().await.map_err(failed)
+    }
+
+    pub async fn write(&self, w: Write) -> Result<u64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(failed)?;
+        let changed = tx
+            .execute(
+                "UPDATE games SET result = $3, ai_turn = $4, version = version + 1,
+                     meta = COALESCE($5, meta)
+                 WHERE id = $1 AND version = $2",
+                &[
+                    &w.game,
+                    &(w.version as i64),
+                    &w.status.result,
+                    &w.status.ai_turn,
+                    &w.meta,
+                ],
+            )
+            .await
+            .map_err(failed)?;
+        if changed == 0 {
+            let exists = tx
+                .query_opt("SELECT 1 FROM games WHERE id = $1", &[&w.game])
+                .await
+                .map_err(failed)?;
+            return Err(match exists {
+                Some(_) => StoreError::Conflict,
+                None => StoreError::Missing,
+            });
+        }
+        if w.truncate {
+            tx.execute(
+                "DELETE FROM actions WHERE game = $1 AND ply >= $2",
+                &[&w.game, &(w.keep as i32)],
+            )
+            .await
+            .map_err(failed)?;
+        }
+        append(&tx, &w.game, w.keep, &w.actions).await?;
+        tx.commit().await.map_err(failed)?;
+        Ok(w.version + 1)
+    }
+
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let client = self.client().await?;
+        let Some(row) = client
+            .query_opt(
+                "SELECT id, created, spec, start, seed, meta, version FROM games WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(failed)?
+        else {
+            return Ok(None);
+        };
+        let actions = client
+            .query(
+                "SELECT actor, text FROM actions WHERE game = $1 ORDER BY ply",
+                &[&id],
+            )
+            .await
+            .map_err(failed)?
+            .iter()
+            .map(|r| StoredAction {
+                actor: r.get::<_, Option<i16>>(0).map(|a| a as u8),
+                text: r.get(1),
+            })
+            .collect();
+        Ok(Some(StoredGame {
+            id: row.get(0),
+            created: row.get(1),
+            spec: row.get(2),
+            start: row.get(3),
+            seed: row.get::<_, i64>(4) as u64,
+            meta: row.get(5),
+            actions,
+            version: row.get::<_, i64>(6) as u64,
+        }))
+    }
+
+    pub async fn recent(&self, limit: usize) -> Result<Vec<GameHead>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT id, created, spec, meta, result,
+                        (SELECT COUNT(*) FROM actions a WHERE a.game = g.id)
+                 FROM games g ORDER BY created DESC, id LIMIT $1",
+                &[&(limit as i64)],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(rows
+            .iter()
+            .map(|r| GameHead {
+                id: r.get(0),
+                created: r.get(1),
+                spec: r.get(2),
+                meta: r.get(3),
+                result: r.get(4),
+                plies: r.get::<_, i64>(5) as usize,
+            })
+            .collect())
+    }
+
+    pub async fn ids_with_ai_turn(&self, ai_turn: Option<bool>) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = match ai_turn {
+            Some(flag) => {
+                client
+                    .query("SELECT id FROM games WHERE ai_turn = $1", &[&flag])
+                    .await
+            }
+            None => {
+                client
+                    .query("SELECT id FROM games WHERE ai_turn IS NULL", &[])
+                    .await
+            }
+        }
+        .map_err(failed)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    pub async fn count(&self) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_one("SELECT COUNT(*) FROM games", &[])
+            .await
+            .map_err(failed)?;
+        Ok(row.get::<_, i64>(0) as u64)
+    }
+}
+
+async fn append(
+    tx: &deadpool_postgres::Transaction<'_>,
+    game: &str,
+    first_ply: usize,
+    actions: &[StoredAction],
+) -> Result<(), StoreError> {
+    if actions.is_empty() {
+        return Ok(());
+    }
+    let stmt = tx
+        .prepare_cached("INSERT INTO actions (game, ply, actor, text) VALUES ($1, $2, $3, $4)")
+        .await
+        .map_err(failed)?;
+    for (i, a) in actions.iter().enumerate() {
+        let ply = (first_ply + i) as i32;
+        let actor = a.actor.map(i16::from);
+        tx.execute(&stmt, &[&game, &ply, &actor, &a.text])
+            .await
+            .map_err(failed)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,321 @@
+//! The SQLite engine: one file in WAL mode.
+//!
+//! All writes go through one writer thread that owns its connection and
+//! commits in groups: every job waiting when a transaction starts joins it,
+//! and each job is acknowledged only after the commit (`synchronous=FULL`).
+//! So a move is on disk before anyone hears of it, and a thousand busy
+//! games cost one fsync per batch rather than one per move. Reads use a
+//! second connection.
+
+use super::{GameHead, Status, StoreError, StoredAction, StoredGame, Write};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::path::Path;
+use std::sync::{mpsc, Arc, Mutex};
+use tokio::sync::oneshot;
+
+mod embedded {
+    refinery::embed_migrations!("migrations/sqlite");
+}
+
+/// The most jobs folded into one transaction.
+const MAX_BATCH: usize = 512;
+
+/// One write job.
+enum Op {
+    Insert(StoredGame, Status),
+    Write(Write),
+}
+
+struct Job {
+    op: Op,
+    done: oneshot::Sender<Result<u64, StoreError>>,
+}
+
+/// Handle to the database; cheap to clone.
+#[derive(Clone)]
+pub struct Sqlite {
+    tx: mpsc::Sender<Job>,
+    reader: Arc<Mutex<Connection>>,
+}
+
+fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(conn)
+}
+
+fn failed(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(e.to_string())
+}
+
+impl Sqlite {
+    /// Open (or create, or upgrade) the database file.
+    pub fn open(path: &Path) -> Result<Sqlite, String> {
+        let err = |e: &dyn std::fmt::Display| format!("database {}: {e}", path.display());
+        let mut conn = open_connection(path).map_err(|e| err(&e))?;
+        embedded::migrations::runner()
+            .run(&mut conn)
+            .map_err(|e| err(&e))?;
+        let reader = open_connection(path).map_err(|e| err(&e))?;
+        let (tx, rx) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("tabula-store".into())
+            .spawn(move || writer(conn, rx))
+            .map_err(|e| format!("cannot start the database thread: {e}"))?;
+        Ok(Sqlite {
+            tx,
+            reader: Arc::new(Mutex::new(reader)),
+        })
+    }
+
+    /// Run `op` and wait until it is committed.
+    async fn run(&self, op: Op) -> Result<u64, StoreError> {
+        let (done, wait) = oneshot::channel();
+        let stopped = || failed("the database thread has stopped");
+        self.tx.send(Job { op, done }).map_err(|_| stopped())?;
+        wait.await.map_err(|_| stopped())?
+    }
+
+    pub async fn insert(&self, game: StoredGame, status: Status) -> Result<(), StoreError> {
+        self.run(Op::Insert(game, status)).await.map(|_| ())
+    }
+
+    pub async fn write(&self, write: Write) -> Result<u64, StoreError> {
+        self.run(Op::Write(write)).await
+    }
+
+    /// Run a read on the reading connection, off the async threads.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let reader = Arc::clone(&self.reader);
+        tokio::task::spawn_blocking(move || {
+            let conn = reader.lock().unwrap_or_else(|e| e.into_inner());
+            f(&conn).map_err(failed)
+        })
+        .await
+        .map_err(failed)?
+    }
+
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| load_game(c, &id)).await
+    }
+
+    pub async fn recent(&self, limit: usize) -> Result<Vec<GameHead>, StoreError> {
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id, created, spec, meta, result,
+                        (SELECT COUNT(*) FROM actions a WHERE a.game = g.id)
+                 FROM games g ORDER BY created DESC, id LIMIT ?1",
+            )?;
+            let rows = stmt.query_map([limit as i64], |r| {
+                Ok(GameHead {
+                    id: r.get(0)?,
+                    created: r.get(1)?,
+                    spec: r.get(2)?,
+                    meta: r.get(3)?,
+                    result: r.get(4)?,
+                    plies: r.get::<_, i64>(5)? as usize,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn ids_with_ai_turn(&self, ai_turn: Option<bool>) -> Result<Vec<String>, StoreError> {
+        self.read(move |c| {
+            let sql = match ai_turn {
+                Some(true) => "SELECT id FROM games WHERE ai_turn = 1",
+                Some(false) => "SELECT id FROM games WHERE ai_turn = 0",
+                None => "SELECT id FROM games WHERE ai_turn IS NULL",
+            };
+            let mut stmt = c.prepare_cached(sql)?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn count(&self) -> Result<u64, StoreError> {
+        self.read(|c| c.query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0)))
+            .await
+            .map(|n| n as u64)
+    }
+}
+
+fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<StoredGame>> {
+    let game = conn
+        .prepare_cached(
+            "SELECT id, created, spec, start, seed, meta, version FROM games WHERE id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok(StoredGame {
+                id: r.get(0)?,
+                created: r.get(1)?,
+                spec: r.get(2)?,
+                start: r.get(3)?,
+                seed: r.get::<_, i64>(4)? as u64,
+                meta: r.get(5)?,
+                actions: Vec::new(),
+                version: r.get::<_, i64>(6)? as u64,
+            })
+        })
+        .optional()?;
+    let Some(mut game) = game else {
+        return Ok(None);
+    };
+    let mut stmt =
+        conn.prepare_cached("SELECT actor, text FROM actions WHERE game = ?1 ORDER BY ply")?;
+    let rows = stmt.query_map([id], |r| {
+        Ok(StoredAction {
+            actor: r.get::<_, Option<i64>>(0)?.map(|a| a as u8),
+            text: r.get(1)?,
+        })
+    })?;
+    game.actions = rows.collect::<rusqlite::Result<_>>()?;
+    Ok(Some(game))
+}
+
+/// Why a job failed inside a transaction (rolled back).
+enum Fail {
+    Store(StoreError),
+    Db(rusqlite::Error),
+}
+
+impl From<rusqlite::Error> for Fail {
+    fn from(e: rusqlite::Error) -> Self {
+        Fail::Db(e)
+    }
+}
+
+impl From<Fail> for StoreError {
+    fn from(f: Fail) -> Self {
+        match f {
+            Fail::Store(e) => e,
+            Fail::Db(e) => failed(e),
+        }
+    }
+}
+
+fn writer(mut conn: Connection, rx: mpsc::Receiver<Job>) {
+    while let Ok(first) = rx.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let together = run_batch(&mut conn, batch.iter().map(|j| &j.op));
+        match together {
+            Ok(versions) => {
+                for (job, v) in batch.into_iter().zip(versions) {
+                    let _ = job.done.send(Ok(v));
+                }
+            }
+            // A failed batch is retried job by job, so one bad write fails
+            // alone.
+            Err(_) => {
+                for job in batch {
+                    let result = run_batch(&mut conn, std::iter::once(&job.op))
+                        .map(|v| v.first().copied().unwrap_or(0))
+                        .map_err(StoreError::from);
+                    let _ = job.done.send(result);
+                }
+            }
+        }
+    }
+}
+
+/// Run `ops` in one transaction; the new row version of each.
+fn run_batch<'a>(
+    conn: &mut Connection,
+    ops: impl Iterator<Item = &'a Op>,
+) -> Result<Vec<u64>, Fail> {
+    let tx = conn.transaction()?;
+    let mut versions = Vec::new();
+    for op in ops {
+        versions.push(apply(&tx, op)?);
+    }
+    tx.commit()?;
+    Ok(versions)
+}
+
+fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
+    match op {
+        Op::Insert(g, status) => {
+            tx.prepare_cached(
+                "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0)",
+            )?
+            .execute(params![
+                g.id,
+                g.created,
+                g.spec,
+                g.start,
+                g.seed as i64,
+                g.meta,
+                status.result,
+                status.ai_turn
+            ])?;
+            append(tx, &g.id, 0, &g.actions)?;
+            Ok(0)
+        }
+        Op::Write(w) => {
+            let changed = tx
+                .prepare_cached(
+                    "UPDATE games SET result = ?3, ai_turn = ?4, version = version + 1,
+                         meta = COALESCE(?5, meta)
+                     WHERE id = ?1 AND version = ?2",
+                )?
+                .execute(params![
+                    w.game,
+                    w.version as i64,
+                    w.status.result,
+                    w.status.ai_turn,
+                    w.meta
+                ])?;
+            if changed == 0 {
+                let exists: Option<i64> = tx
+                    .prepare_cached("SELECT 1 FROM games WHERE id = ?1")?
+                    .query_row([&w.game], |r| r.get(0))
+                    .optional()?;
+                return Err(Fail::Store(if exists.is_some() {
+                    StoreError::Conflict
+                } else {
+                    StoreError::Missing
+                }));
+            }
+            if w.truncate {
+                tx.prepare_cached("DELETE FROM actions WHERE game = ?1 AND ply >= ?2")?
+                    .execute(params![w.game, w.keep as i64])?;
+            }
+            append(tx, &w.game, w.keep, &w.actions)?;
+            Ok(w.version + 1)
+        }
+    }
+}
+
+fn append(
+    tx: &rusqlite::Transaction,
+    game: &str,
+    first_ply: usize,
+    actions: &[StoredAction],
+) -> rusqlite::Result<()> {
+    let mut stmt =
+        tx.prepare_cached("INSERT INTO actions (game, ply, actor, text) VALUES (?1, ?2, ?3, ?4)")?;
+    for (i, a) in actions.iter().enumerate() {
+        stmt.execute(params![
+            game,
+            (first_ply + i) as i64,
+            a.actor.map(i64::from),
+            a.text
+        ])?;
+    }
+    Ok(())
+}
