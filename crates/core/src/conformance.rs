@@ -385,3 +385,39 @@ fn check_actions<G: Game>(
         }
     }
 }
+
+/// Play `games` seeded random games from each start and show `visit` every
+/// player action with the position before it and the one after: for tests
+/// of per-action claims such as [`crate::ActionFacts`].
+pub fn visit_random_play<G: Game>(
+    starts: &[G],
+    games: usize,
+    seed: u64,
+    mut visit: impl FnMut(&G, G::Action, &G),
+) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut outs = Vec::new();
+    for start in starts {
+        for _ in 0..games {
+            let mut game = start.clone();
+            let bound = game.max_game_actions();
+            for _ in 0..bound {
+                match game.turn() {
+                    Turn::Over => break,
+                    Turn::Chance => {
+                        game.chance_outcomes(&mut outs);
+                        let a = sample_chance::<G, _>(&outs, &mut rng);
+                        game.apply(a);
+                    }
+                    Turn::Player(_) => {
+                        let acts = game.actions_here();
+                        let a = acts[rng.gen_range(0..acts.len())];
+                        let before = game.clone();
+                        game.apply(a);
+                        visit(&before, a, &game);
+                    }
+                }
+            }
+        }
+    }
+}
