@@ -81,12 +81,12 @@ pub fn check_games<G: Game>(starts: &[G], config: &Config) -> u64 {
     for (ty, m) in met {
         assert!(
             !ty.chance || m.chance,
-            "declared with chance, but {} random games from the starts met no chance node ({ty:?})",
+            "declared with chance, but {} random games from each start met no chance node ({ty:?})",
             config.games
         );
         assert!(
             !ty.multi_action_turns || m.repeat,
-            "declared with multi-action turns, but in {} random games from the starts no player \
+            "declared with multi-action turns, but in {} random games from each start no player \
              acted twice in a row ({ty:?})",
             config.games
         );
