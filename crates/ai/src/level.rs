@@ -11,16 +11,17 @@
 
 use crate::agent::{Agent, Decision};
 use crate::budget::{Budget, Limits};
-use crate::class::GameClass;
 use crate::greedy::GreedyAgent;
 use crate::mcts::{MctsAgent, MctsConfig};
+use crate::names::AiLevel;
 use crate::search::{SearchAgent, SearchConfig};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Duration;
-use tabula_core::{Error, Evaluate};
+use tabula_core::{Error, Evaluate, GameType};
 
-pub const LEVELS: u8 = 8;
+/// The numbered levels (`AiLevel::Level1` to `Level8`).
+const LEVELS: usize = 8;
 
 /// What one level plays with.
 struct LevelDef {
@@ -34,7 +35,7 @@ struct LevelDef {
     dice_blunder: f32,
 }
 
-const TABLE: [LevelDef; LEVELS as usize] = [
+const TABLE: [LevelDef; LEVELS] = [
     LevelDef {
         search: false,
         millis: 10,
@@ -90,19 +91,17 @@ pub struct LevelAgent<G: Evaluate> {
     def: &'static LevelDef,
     seed: u64,
     rng: SmallRng,
-    /// Built on the first decision, when the kind of game is known: the
+    /// Built on the first decision, from the game's declared type: the
     /// agent and the blunder rate.
     inner: Option<(Box<dyn Agent<G>>, f32)>,
 }
 
 impl<G: Evaluate> LevelAgent<G> {
-    /// Level `level` in `1..=LEVELS`.
-    pub fn new(level: u8, seed: u64) -> Result<Self, Error> {
-        let def = TABLE
-            .get(usize::from(level).wrapping_sub(1))
-            .ok_or_else(|| Error::spec(format!("no level {level} (levels are 1 to {LEVELS})")))?;
-        Ok(LevelAgent {
-            name: format!("level{level}"),
+    /// A numbered level; `None` for `AiLevel::Random`, which is no search.
+    pub fn new(level: AiLevel, seed: u64) -> Option<Self> {
+        let def = TABLE.get(usize::from(level.number()?) - 1)?;
+        Some(LevelAgent {
+            name: level.name().to_string(),
             def,
             seed,
             rng: SmallRng::seed_from_u64(seed ^ 0xb1_0d),
@@ -112,20 +111,14 @@ impl<G: Evaluate> LevelAgent<G> {
 }
 
 /// The strongest agent for this kind of game.
-pub fn strongest<G: Evaluate>(class: GameClass, limits: Limits, seed: u64) -> Box<dyn Agent<G>> {
-    match class {
-        GameClass {
-            players: 2,
-            chance: false,
-        } => Box::new(SearchAgent::new(
+pub fn strongest<G: Evaluate>(ty: GameType, limits: Limits, seed: u64) -> Box<dyn Agent<G>> {
+    match (ty.players, ty.chance) {
+        (2, false) => Box::new(SearchAgent::new(
             "alphabeta",
             SearchConfig::alphabeta(),
             limits,
         )),
-        GameClass {
-            players: 2,
-            chance: true,
-        } => Box::new(SearchAgent::new(
+        (2, true) => Box::new(SearchAgent::new(
             "expectimax",
             SearchConfig::expectimax(),
             limits,
@@ -147,13 +140,13 @@ impl<G: Evaluate> Agent<G> for LevelAgent<G> {
         let def = self.def;
         let seed = self.seed;
         let (inner, blunder) = self.inner.get_or_insert_with(|| {
-            let class = GameClass::of(state);
+            let ty = state.game_type();
             let agent: Box<dyn Agent<G>> = if def.search {
-                strongest(class, Limits::default(), seed)
+                strongest(ty, Limits::default(), seed)
             } else {
                 Box::new(GreedyAgent::new(seed))
             };
-            let blunder = if class.chance {
+            let blunder = if ty.chance {
                 def.dice_blunder
             } else {
                 def.blunder

@@ -15,15 +15,15 @@ mod class;
 mod greedy;
 mod level;
 mod mcts;
+mod names;
 mod random;
 mod search;
 pub mod value;
 
 pub use agent::{Agent, Decision};
 pub use budget::{Budget, Limits};
-pub use class::GameClass;
-pub use level::LEVELS;
 pub use mcts::{MctsAgent, MctsConfig};
+pub use names::{AgentKind, AiLevel};
 pub use search::{SearchAgent, SearchConfig};
 
 use std::marker::PhantomData;
@@ -54,76 +54,58 @@ pub trait AnyAgent: Send {
     fn choose(&mut self, game: &dyn AnyGame, limits: &Limits) -> Result<Choice, Error>;
 }
 
-/// Every agent name [`make_agent`] accepts.
-pub const AGENT_NAMES: &[&str] = &[
-    "random",
-    "greedy",
-    "uct",
-    "mcts",
-    "alphabeta",
-    "expectimax",
-    "level1",
-    "level2",
-    "level3",
-    "level4",
-    "level5",
-    "level6",
-    "level7",
-    "level8",
-];
-
 /// Thinking time of the searching agents when the caller sets no limit.
 const DEFAULT_TIME: Duration = Duration::from_secs(1);
 
-/// Build an agent by name for game type `G`; `seed` fixes its randomness.
+/// Build an agent by name (see [`AgentKind`]) for game type `G`; `seed`
+/// fixes its randomness.
 pub fn make_agent<G: Game + Evaluate>(name: &str, seed: u64) -> Result<Box<dyn AnyAgent>, Error> {
-    let lower = name.trim().to_ascii_lowercase();
+    Ok(agent_of::<G>(name.parse()?, seed))
+}
+
+/// Build the agent `kind` for game type `G`; `seed` fixes its randomness.
+pub fn agent_of<G: Game + Evaluate>(kind: AgentKind, seed: u64) -> Box<dyn AnyAgent> {
     let timed = Limits::time(DEFAULT_TIME);
-    Ok(match lower.as_str() {
-        "random" => typed::<G, _>(random::RandomAgent::new(seed)),
-        "greedy" => typed::<G, _>(greedy::GreedyAgent::new(seed)),
-        "alphabeta" => typed::<G, _>(SearchAgent::<G>::new(
-            "alphabeta",
+    let name = kind.name();
+    match kind {
+        AgentKind::Greedy => typed::<G, _>(greedy::GreedyAgent::new(seed)),
+        AgentKind::AlphaBeta => typed::<G, _>(SearchAgent::<G>::new(
+            name,
             SearchConfig::alphabeta(),
             timed,
         )),
-        "expectimax" => typed::<G, _>(SearchAgent::<G>::new(
-            "expectimax",
+        AgentKind::Expectimax => typed::<G, _>(SearchAgent::<G>::new(
+            name,
             SearchConfig::expectimax(),
             timed,
         )),
-        "uct" => typed::<G, _>(MctsAgent::<G>::new("uct", MctsConfig::uct(), timed, seed)),
-        "mcts" => typed::<G, _>(MctsAgent::<G>::new("mcts", MctsConfig::mcts(), timed, seed)),
-        level if level.starts_with("level") && AGENT_NAMES.contains(&level) => {
-            let n = level["level".len()..].parse::<u8>().unwrap_or(0);
-            typed::<G, _>(level::LevelAgent::<G>::new(n, seed)?)
+        AgentKind::Uct => typed::<G, _>(MctsAgent::<G>::new(name, MctsConfig::uct(), timed, seed)),
+        AgentKind::Mcts => {
+            typed::<G, _>(MctsAgent::<G>::new(name, MctsConfig::mcts(), timed, seed))
         }
-        _ => {
-            return Err(Error::spec(format!(
-                "unknown agent `{name}` (valid: {})",
-                AGENT_NAMES.join(", ")
-            )))
-        }
-    })
+        AgentKind::Level(level) => match level::LevelAgent::<G>::new(level, seed) {
+            Some(agent) => typed::<G, _>(agent),
+            None => typed::<G, _>(random::RandomAgent::new(seed)),
+        },
+    }
 }
 
 /// The per-game entry of the agent table in `tabula-games`: `None` when
-/// `game` is not a `G`, otherwise the named agent, or an error when the
-/// agent cannot play this game (alpha-beta with dice or three players).
+/// `game` is not a `G`, otherwise the agent `kind`, or an error when it
+/// cannot play this game (alpha-beta with dice or three players), judged
+/// from the game's declared type.
 pub fn agent_for<G: Game + Evaluate>(
     game: &dyn AnyGame,
-    name: &str,
+    kind: AgentKind,
     seed: u64,
 ) -> Option<Result<Box<dyn AnyAgent>, Error>> {
     let state = &game.as_any().downcast_ref::<Erased<G>>()?.state;
-    Some(make_agent::<G>(name, seed).and_then(|agent| {
-        match agent.name() {
-            "alphabeta" => GameClass::of(state).require_two_player("alphabeta", true)?,
-            "expectimax" => GameClass::of(state).require_two_player("expectimax", false)?,
-            _ => {}
-        }
-        Ok(agent)
-    }))
+    let fits = match kind {
+        AgentKind::AlphaBeta => class::require_two_player(state.game_type(), kind.name(), true),
+        AgentKind::Expectimax => class::require_two_player(state.game_type(), kind.name(), false),
+        _ => Ok(()),
+    };
+    Some(fits.map(|()| agent_of::<G>(kind, seed)))
 }
 
 fn typed<G: Game, A: Agent<G> + 'static>(agent: A) -> Box<dyn AnyAgent> {

@@ -6,7 +6,7 @@ use common::{DiceRace, Nim, Ttt};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tabula_ai::{agent_for, make_agent, AnyAgent, Limits, AGENT_NAMES};
+use tabula_ai::{agent_for, make_agent, AgentKind, AnyAgent, Limits};
 use tabula_core::{AnyGame, Erased, Evaluate, Game};
 
 fn erased<G: Game>(g: G) -> Erased<G> {
@@ -14,7 +14,7 @@ fn erased<G: Game>(g: G) -> Erased<G> {
 }
 
 fn agent<G: Evaluate>(game: &Erased<G>, name: &str) -> Box<dyn AnyAgent> {
-    agent_for::<G>(game, name, 3)
+    agent_for::<G>(game, name.parse().unwrap(), 3)
         .expect("right game type")
         .expect(name)
 }
@@ -31,11 +31,12 @@ fn every_agent_plays_legal_moves_in_every_kind_of_game() {
     ];
     let limits = Limits::iterations(300);
     for g in &games {
-        for &name in AGENT_NAMES {
+        for kind in AgentKind::ALL {
+            let name = kind.name();
             let made = match g.name() {
-                "ttt" => agent_for::<Ttt>(g.as_ref(), name, 1),
-                "nim" => agent_for::<Nim>(g.as_ref(), name, 1),
-                _ => agent_for::<DiceRace>(g.as_ref(), name, 1),
+                "ttt" => agent_for::<Ttt>(g.as_ref(), kind, 1),
+                "nim" => agent_for::<Nim>(g.as_ref(), kind, 1),
+                _ => agent_for::<DiceRace>(g.as_ref(), kind, 1),
             }
             .expect("right game type");
             let unfit = (name == "alphabeta" && (g.name() == "race" || g.num_players() == 3))
@@ -44,6 +45,7 @@ fn every_agent_plays_legal_moves_in_every_kind_of_game() {
                 Err(e) => assert!(unfit, "{name} on {}: {e}", g.spec()),
                 Ok(mut a) => {
                     assert!(!unfit, "{name} should refuse {}", g.spec());
+                    assert_eq!(a.name(), name, "every kind builds its own agent");
                     let c = a.choose(g.as_ref(), &limits).unwrap();
                     assert!(
                         g.legal_actions().contains(&c.action),
@@ -70,7 +72,7 @@ fn bad_names_and_wrong_games_are_clear_errors() {
     assert!(make_agent::<Ttt>("level0", 1).is_err());
     assert!(make_agent::<Ttt>(" Level3 ", 1).is_ok());
     let nim = erased(Nim::new(2, false, 5));
-    assert!(agent_for::<Ttt>(&nim, "random", 1).is_none());
+    assert!(agent_for::<Ttt>(&nim, "random".parse().unwrap(), 1).is_none());
     let mut a = make_agent::<Ttt>("greedy", 1).unwrap();
     let e = a.choose(&nim, &Limits::default()).unwrap_err();
     assert!(e.message.contains("plays ttt, not nim"), "{e}");
@@ -176,4 +178,18 @@ fn time_budgets_and_cancelling_stop_the_search() {
         );
         assert!(g.legal_actions().contains(&c.action), "{name}");
     }
+}
+
+/// The agents pick their search from the declared game type, so the test
+/// games must declare it truly.
+#[test]
+fn the_test_games_declare_their_type_truly() {
+    use tabula_core::conformance::{check_games, Config};
+    let config = Config {
+        games: 10,
+        ..Config::default()
+    };
+    check_games(&[Nim::new(2, false, 12), Nim::new(3, true, 12)], &config);
+    check_games(&[Ttt::from_rows("..././...")], &config);
+    check_games(&[DiceRace::new_game(&()).unwrap()], &config);
 }

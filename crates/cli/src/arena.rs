@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use tabula_ai::{AnyAgent, Limits};
+use tabula_ai::{AgentKind, AnyAgent, Limits};
 use tabula_core::{AnyGame, Outcome, Player, Record, Turn};
 
 #[derive(clap::Args)]
@@ -91,8 +91,8 @@ struct Match<'a> {
     spec: &'a str,
     /// Each agent as written (`mcts@0.4`), for tables and records.
     names: Vec<String>,
-    /// Each agent's name without its time, and its limits.
-    agents: Vec<(String, Limits)>,
+    /// Each agent without its time, and its limits.
+    agents: Vec<(AgentKind, Limits)>,
     opening: usize,
     seed: u64,
 }
@@ -124,8 +124,8 @@ pub fn run(args: Args) -> CmdResult {
         .iter()
         .map(|n| agent_entry(n, time, args.time_scale))
         .collect::<Result<Vec<_>, _>>()?;
-    for (n, _) in &agents {
-        tabula_games::agent(start.as_ref(), n, 0).map_err(|e| e.to_string())?;
+    for (kind, _) in &agents {
+        tabula_games::make_agent(start.as_ref(), *kind, 0).map_err(|e| e.to_string())?;
     }
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && players != 2 {
@@ -352,7 +352,7 @@ fn agent_entry(
     entry: &str,
     time: Option<Duration>,
     time_scale: Option<f64>,
-) -> Result<(String, Limits), String> {
+) -> Result<(AgentKind, Limits), String> {
     let (name, time) = match entry.split_once('@') {
         None => (entry, time),
         Some((name, secs)) => {
@@ -363,7 +363,8 @@ fn agent_entry(
         }
     };
     Ok((
-        name.to_string(),
+        name.parse()
+            .map_err(|e: tabula_core::Error| e.to_string())?,
         Limits {
             time,
             time_scale,
@@ -382,7 +383,7 @@ impl Match<'_> {
             .enumerate()
             .map(|(seat, &a)| {
                 let seed = block_seed.wrapping_add(1 + seat as u64 * 7919);
-                tabula_games::agent(game.as_ref(), &self.agents[a].0, seed)
+                tabula_games::make_agent(game.as_ref(), self.agents[a].0, seed)
             })
             .collect::<Result<_, _>>()
             .map_err(|e| e.to_string())?;
@@ -400,7 +401,11 @@ impl Match<'_> {
         let outcome = loop {
             let (actor, text) = match game.turn() {
                 Turn::Over => break game.outcome().ok_or("a finished game has no result")?,
-                Turn::Chance => (None, pick_chance(&game.chance_outcomes(), dice.gen())),
+                Turn::Chance => (
+                    None,
+                    game.sample_chance(&mut dice)
+                        .ok_or("a chance node has no outcome")?,
+                ),
                 Turn::Player(p) if opening_left > 0 => {
                     opening_left -= 1;
                     let acts = game.legal_actions();
@@ -434,17 +439,6 @@ impl Match<'_> {
             thinking,
         })
     }
-}
-
-/// The chance outcome where the uniform number `x` falls.
-fn pick_chance(outcomes: &[(String, f64)], mut x: f64) -> String {
-    for (a, p) in outcomes {
-        if x < *p {
-            return a.clone();
-        }
-        x -= p;
-    }
-    outcomes.last().map(|o| o.0.clone()).unwrap_or_default()
 }
 
 /// Every ordering of `0..n`, first the identity.
@@ -529,13 +523,5 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), 6);
         assert_eq!(permutations(2), vec![vec![0, 1], vec![1, 0]]);
-    }
-
-    #[test]
-    fn chance_picks_by_probability() {
-        let outs = vec![("a".to_string(), 0.25), ("b".to_string(), 0.75)];
-        assert_eq!(pick_chance(&outs, 0.1), "a");
-        assert_eq!(pick_chance(&outs, 0.3), "b");
-        assert_eq!(pick_chance(&outs, 0.999_999), "b");
     }
 }

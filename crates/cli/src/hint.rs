@@ -4,7 +4,7 @@
 
 use crate::{open_game, print_json, CmdResult};
 use serde_json::json;
-use tabula_ai::{Limits, LEVELS};
+use tabula_ai::{AgentKind, AiLevel, Limits};
 
 /// How many ranked actions the text output lists.
 const SHOWN: usize = 10;
@@ -21,7 +21,7 @@ pub struct Args {
     level: u8,
     /// Use this agent instead of a level (`mcts`, `alphabeta`, ...).
     #[arg(long)]
-    agent: Option<String>,
+    agent: Option<AgentKind>,
     /// Thinking time in seconds (default: the level's or agent's own).
     #[arg(long)]
     time: Option<f64>,
@@ -46,15 +46,10 @@ pub fn parse_time(seconds: Option<f64>) -> Result<Option<std::time::Duration>, S
 
 pub fn run(args: Args) -> CmdResult {
     let game = open_game(&args.spec, args.position.as_deref())?;
-    if !(1..=LEVELS).contains(&args.level) {
-        return Err(format!("--level must be 1 to {LEVELS}, got {}", args.level));
-    }
-    let name = args
-        .agent
-        .clone()
-        .unwrap_or_else(|| format!("level{}", args.level));
+    let level = AiLevel::from_number(args.level).map_err(|e| format!("--level: {}", e.message))?;
+    let kind = args.agent.unwrap_or(AgentKind::Level(level));
     let mut agent =
-        tabula_games::agent(game.as_ref(), &name, args.seed).map_err(|e| e.to_string())?;
+        tabula_games::make_agent(game.as_ref(), kind, args.seed).map_err(|e| e.to_string())?;
     let limits = Limits {
         time: parse_time(args.time)?,
         ..Limits::default()

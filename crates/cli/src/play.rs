@@ -5,9 +5,9 @@
 use crate::inspect::status_line;
 use crate::{open_game, CmdResult};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::io::{BufRead, Write};
-use tabula_ai::{AnyAgent, Limits};
+use tabula_ai::{AiLevel, AnyAgent, Limits};
 use tabula_core::{AnyGame, Player, Record, Turn};
 
 #[derive(clap::Args)]
@@ -36,33 +36,16 @@ pub struct Args {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Seat {
     Human,
-    /// A computer player of this level.
-    Computer(u8),
-    /// A computer player choosing uniformly at random (fast, reproducible).
-    Random,
-}
-
-impl Seat {
-    /// The `tabula_games::agent` name, for computer seats.
-    fn agent_name(self) -> Option<String> {
-        match self {
-            Seat::Human => None,
-            Seat::Computer(level) => Some(format!("level{level}")),
-            Seat::Random => Some("random".to_string()),
-        }
-    }
+    /// A computer player of this level (`random` chooses uniformly at
+    /// random: fast, reproducible).
+    Computer(AiLevel),
 }
 
 fn parse_seats(text: Option<&str>, n: usize, level: u8) -> Result<Vec<Seat>, String> {
     let check = |l: u8| {
-        if (1..=tabula_ai::LEVELS).contains(&l) {
-            Ok(Seat::Computer(l))
-        } else {
-            Err(format!(
-                "level {l} does not exist (levels are 1 to {})",
-                tabula_ai::LEVELS
-            ))
-        }
+        AiLevel::from_number(l)
+            .map(Seat::Computer)
+            .map_err(|e| e.message)
     };
     let Some(text) = text else {
         return (0..n)
@@ -79,7 +62,7 @@ fn parse_seats(text: Option<&str>, n: usize, level: u8) -> Result<Vec<Seat>, Str
         .split(',')
         .map(|s| match s.trim().to_ascii_lowercase().as_str() {
             "human" | "h" => Ok(Seat::Human),
-            "random" => Ok(Seat::Random),
+            "random" => Ok(Seat::Computer(AiLevel::Random)),
             "computer" | "c" | "ai" => check(level),
             other => match other.strip_prefix("computer:").map(str::parse::<u8>) {
                 Some(Ok(l)) => check(l),
@@ -130,25 +113,16 @@ impl Session {
     }
 
     fn roll(&mut self) -> Result<String, String> {
-        let outcomes = self.game.chance_outcomes();
         if let Some(r) = self.undone_rolls.pop() {
-            if outcomes.iter().any(|(a, _)| *a == r) {
+            if self.game.chance_outcomes().iter().any(|(a, _)| *a == r) {
                 return self.play(&r);
             }
             self.undone_rolls.clear();
         }
-        let mut x: f64 = self.rng.gen();
-        let mut pick = outcomes
-            .last()
-            .map(|o| o.0.clone())
+        let pick = self
+            .game
+            .sample_chance(&mut self.rng)
             .ok_or("no chance outcome")?;
-        for (a, p) in &outcomes {
-            if x < *p {
-                pick = a.clone();
-                break;
-            }
-            x -= p;
-        }
         self.play(&pick)
     }
 
@@ -205,8 +179,10 @@ pub fn run(args: Args) -> CmdResult {
     for (i, s) in seats.iter().enumerate() {
         let who = match s {
             Seat::Human => "human".to_string(),
-            Seat::Computer(level) => format!("computer level {level}"),
-            Seat::Random => "computer random".to_string(),
+            Seat::Computer(level) => match level.number() {
+                Some(n) => format!("computer level {n}"),
+                None => format!("computer {level}"),
+            },
         };
         record.set_meta(
             &format!("player {}", i + 1),
@@ -216,10 +192,11 @@ pub fn run(args: Args) -> CmdResult {
     let agents = seats
         .iter()
         .enumerate()
-        .map(|(i, seat)| {
-            seat.agent_name()
-                .map(|name| tabula_games::agent(game.as_ref(), &name, seed ^ i as u64))
-                .transpose()
+        .map(|(i, seat)| match seat {
+            Seat::Human => Ok(None),
+            Seat::Computer(level) => {
+                tabula_games::make_agent(game.as_ref(), *level, seed ^ i as u64).map(Some)
+            }
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;

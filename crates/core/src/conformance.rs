@@ -4,10 +4,12 @@
 //! `Game` trait: legal actions apply and their text round-trips; garbled or
 //! illegal text is rejected and changes nothing; the position string
 //! round-trips; equal positions hash equal; chance probabilities sum to 1;
-//! clones are independent; every game ends within `max_game_actions`.
+//! clones are independent; every game ends within `max_game_actions`; the
+//! declared [`GameType`] agrees with play (players, chance nodes, several
+//! actions in a row) and a mating action really wins.
 //! Failures panic with the position and the action history.
 
-use crate::game::{Game, Turn};
+use crate::game::{Game, GameType, Outcome, Player, Turn};
 use crate::playout::sample_chance;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -45,23 +47,60 @@ const GARBAGE: &[&str] = &[
     "é",
 ];
 
+/// What random play met, to hold against a declared [`GameType`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Met {
+    chance: bool,
+    /// A player acted twice in a row with no chance node between.
+    repeat: bool,
+}
+
 /// Run the harness from each start state. Returns the total number of plies
 /// checked (so callers can assert the harness did real work).
+///
+/// The declared facts are checked at every ply; that a declared chance node
+/// or multi-action turn really occurs is checked over all the games of the
+/// starts sharing a declaration, so give at least a few games.
 pub fn check_games<G: Game>(starts: &[G], config: &Config) -> u64 {
     let mut rng = SmallRng::seed_from_u64(config.seed);
     let mut plies = 0;
+    let mut met: Vec<(GameType, Met)> = Vec::new();
     for start in starts {
+        let ty = start.game_type();
+        let i = match met.iter().position(|m| m.0 == ty) {
+            Some(i) => i,
+            None => {
+                met.push((ty, Met::default()));
+                met.len() - 1
+            }
+        };
         for _ in 0..config.games {
-            plies += check_one_game(start.clone(), config, &mut rng);
+            plies += check_one_game(start.clone(), config, &mut rng, &mut met[i].1);
         }
+    }
+    for (ty, m) in met {
+        assert!(
+            !ty.chance || m.chance,
+            "declared with chance, but {} random games from each start met no chance node ({ty:?})",
+            config.games
+        );
+        assert!(
+            !ty.multi_action_turns || m.repeat,
+            "declared with multi-action turns, but in {} random games from each start no player \
+             acted twice in a row ({ty:?})",
+            config.games
+        );
     }
     plies
 }
 
-fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng) -> u64 {
+fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng, met: &mut Met) -> u64 {
     let bound = game.max_game_actions();
+    let ty = game.game_type();
     let mut history: Vec<String> = Vec::new();
     let mut ply: u64 = 0;
+    // The player who made the previous action (`None` after chance).
+    let mut last: Option<Player> = None;
     loop {
         let ctx = || {
             format!(
@@ -72,6 +111,32 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng) -> 
         };
         if (ply as usize).is_multiple_of(config.check_every.max(1)) {
             check_state(&game, rng, &ctx);
+        }
+        assert_eq!(
+            game.game_type(),
+            ty,
+            "the declared game type changed during play: {}",
+            ctx()
+        );
+        match game.turn() {
+            Turn::Chance => {
+                assert!(
+                    ty.chance,
+                    "a chance node in a game declared without chance: {}",
+                    ctx()
+                );
+                met.chance = true;
+            }
+            Turn::Player(p) if last == Some(p) => {
+                assert!(
+                    ty.multi_action_turns,
+                    "{} acts twice in a row in a game declared with one action a turn: {}",
+                    game.player_name(p),
+                    ctx()
+                );
+                met.repeat = true;
+            }
+            _ => {}
         }
         let action = match game.turn() {
             Turn::Over => {
@@ -88,11 +153,13 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng) -> 
                 break;
             }
             Turn::Chance => {
+                last = None;
                 let mut outs = Vec::new();
                 game.chance_outcomes(&mut outs);
                 sample_chance::<G, _>(&outs, rng)
             }
-            Turn::Player(_) => {
+            Turn::Player(p) => {
+                last = Some(p);
                 let acts = game.actions_here();
                 acts[rng.gen_range(0..acts.len())]
             }
@@ -146,6 +213,12 @@ pub fn check_state<G: Game>(game: &G, rng: &mut impl Rng, ctx: &dyn Fn() -> Stri
         ctx()
     );
 
+    assert_eq!(
+        game.game_type().players,
+        game.num_players(),
+        "the declared players differ from `num_players`: {}",
+        ctx()
+    );
     match game.turn() {
         Turn::Over => {
             assert!(game.outcome().is_some(), "over without outcome: {}", ctx());
@@ -251,9 +324,25 @@ fn check_actions<G: Game>(
     } else {
         (0..24).map(|_| rng.gen_range(0..acts.len())).collect()
     };
+    let mover = match game.turn() {
+        Turn::Player(p) => Some(p),
+        _ => None,
+    };
     for i in sample {
         let mut child = game.clone();
         child.apply(acts[i]);
+        // A mating action wins at once for the mover.
+        if let Some(p) = mover {
+            if game.action_facts(acts[i]).mate {
+                assert_eq!(
+                    child.outcome(),
+                    Some(Outcome::Win(p)),
+                    "`{}` is declared mate but does not win: {}",
+                    texts[i],
+                    ctx()
+                );
+            }
+        }
         let _ = child.position();
         let _ = child.turn();
         assert_eq!(
@@ -292,6 +381,42 @@ fn check_actions<G: Game>(
                     "`{t}` (legal later) parsed to an illegal action: {}",
                     ctx()
                 );
+            }
+        }
+    }
+}
+
+/// Play `games` seeded random games from each start and show `visit` every
+/// player action with the position before it and the one after: for tests
+/// of per-action claims such as [`crate::ActionFacts`].
+pub fn visit_random_play<G: Game>(
+    starts: &[G],
+    games: usize,
+    seed: u64,
+    mut visit: impl FnMut(&G, G::Action, &G),
+) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut outs = Vec::new();
+    for start in starts {
+        for _ in 0..games {
+            let mut game = start.clone();
+            let bound = game.max_game_actions();
+            for _ in 0..bound {
+                match game.turn() {
+                    Turn::Over => break,
+                    Turn::Chance => {
+                        game.chance_outcomes(&mut outs);
+                        let a = sample_chance::<G, _>(&outs, &mut rng);
+                        game.apply(a);
+                    }
+                    Turn::Player(_) => {
+                        let acts = game.actions_here();
+                        let a = acts[rng.gen_range(0..acts.len())];
+                        let before = game.clone();
+                        game.apply(a);
+                        visit(&before, a, &game);
+                    }
+                }
             }
         }
     }

@@ -3,13 +3,23 @@
 //! server use only this; hot loops stay monomorphised inside `Erased<G>`.
 
 use crate::error::Error;
-use crate::game::{Game, Outcome, Player, Turn};
+use crate::game::{ActionFacts, Game, GameType, Outcome, Player, Turn};
 use crate::options::OptionValues;
 use crate::perft;
-use crate::playout::{random_playout, PlayoutStats};
+use crate::playout::{pick_chance, random_playout, PlayoutStats};
 use rand::rngs::SmallRng;
-use rand::SeedableRng;
+use rand::{Rng, RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
 use std::any::Any;
+
+/// One action just played, as [`AnyGame::play_text`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    /// The canonical text of the action.
+    pub text: String,
+    /// What it did (all false for a chance outcome).
+    pub facts: ActionFacts,
+}
 
 /// One game in progress, whatever the game.
 pub trait AnyGame: Send + Sync {
@@ -17,6 +27,8 @@ pub trait AnyGame: Send + Sync {
     fn name(&self) -> &'static str;
     /// The canonical spec string (name plus non-default options).
     fn spec(&self) -> &str;
+    /// The game's declared facts under its options.
+    fn game_type(&self) -> GameType;
     fn num_players(&self) -> usize;
     fn player_name(&self, p: Player) -> &'static str;
     fn turn(&self) -> Turn;
@@ -25,9 +37,18 @@ pub trait AnyGame: Send + Sync {
     fn legal_actions(&self) -> Vec<String>;
     /// Chance outcomes with probabilities (empty unless a chance node).
     fn chance_outcomes(&self) -> Vec<(String, f64)>;
-    /// Check and play one action given as text; returns its canonical text.
-    /// On error nothing changes.
-    fn apply_text(&mut self, text: &str) -> Result<String, Error>;
+    /// Check and play one action given as text; returns its canonical text
+    /// and what it did (judged before it is played). On error nothing
+    /// changes.
+    fn play_text(&mut self, text: &str) -> Result<Played, Error>;
+    /// [`AnyGame::play_text`] without the facts: the canonical text.
+    fn apply_text(&mut self, text: &str) -> Result<String, Error> {
+        self.play_text(text).map(|played| played.text)
+    }
+    /// Roll the dice: the chance outcome picked by one uniform draw from
+    /// `rng` (see [`crate::pick_chance`]), in notation; `None` unless a
+    /// chance node. Nothing is played.
+    fn sample_chance(&self, rng: &mut dyn RngCore) -> Option<String>;
     fn position(&self) -> String;
     /// Replace the position by one read from text; on error nothing changes.
     fn set_position(&mut self, text: &str) -> Result<(), Error>;
@@ -84,6 +105,9 @@ impl<G: Game> AnyGame for Erased<G> {
     fn spec(&self) -> &str {
         &self.spec
     }
+    fn game_type(&self) -> GameType {
+        self.state.game_type()
+    }
     fn num_players(&self) -> usize {
         self.state.num_players()
     }
@@ -110,11 +134,23 @@ impl<G: Game> AnyGame for Erased<G> {
             .map(|(a, p)| (self.state.action_text(a), p))
             .collect()
     }
-    fn apply_text(&mut self, text: &str) -> Result<String, Error> {
+    fn play_text(&mut self, text: &str) -> Result<Played, Error> {
         let action = self.state.parse_action(text)?;
-        let canonical = self.state.action_text(action);
+        let facts = match self.state.turn() {
+            Turn::Player(_) => self.state.action_facts(action),
+            Turn::Chance | Turn::Over => ActionFacts::default(),
+        };
+        let text = self.state.action_text(action);
         self.state.apply(action);
-        Ok(canonical)
+        Ok(Played { text, facts })
+    }
+    fn sample_chance(&self, rng: &mut dyn RngCore) -> Option<String> {
+        if self.state.turn() != Turn::Chance {
+            return None;
+        }
+        let mut outs = Vec::new();
+        self.state.chance_outcomes(&mut outs);
+        pick_chance(&outs, rng.gen()).map(|a| self.state.action_text(a))
     }
     fn position(&self) -> String {
         self.state.position()

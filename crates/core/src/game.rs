@@ -7,6 +7,7 @@
 
 use crate::error::Error;
 use crate::options::{OptionDef, OptionValues};
+use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -119,6 +120,35 @@ impl Outcome {
     }
 }
 
+/// Facts about a game that hold for every position under the same options,
+/// declared by the game (as OpenSpiel's `GameType`) so that nobody has to
+/// discover them by playing. The conformance harness checks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameType {
+    /// Number of seats.
+    pub players: usize,
+    /// Whether chance nodes (dice) occur.
+    pub chance: bool,
+    /// Whether a player may act several times in a row within one turn
+    /// (with no chance node in between), e.g. Phylde's up to five actions
+    /// or the die-uses of one roll.
+    pub multi_action_turns: bool,
+}
+
+/// What one player action does, for people: sounds, marks, highlights.
+/// Exact from the rules (not guessed from the notation); all false for a
+/// quiet move, and for chance outcomes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ActionFacts {
+    /// It removes at least one enemy piece.
+    pub capture: bool,
+    /// It leaves an opponent in check (false in games without check).
+    pub check: bool,
+    /// It wins the game at once by checkmate, King capture or the game's
+    /// equivalent (a Phylde surround).
+    pub mate: bool,
+}
+
 /// The rules of one game. A value of the type is one position (state).
 ///
 /// Implementations keep `clone` cheap: search and perft clone at every node.
@@ -144,6 +174,19 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn position(&self) -> String;
     fn options(&self) -> &Self::Options;
 
+    /// The declared facts of this game under this state's options (the same
+    /// for every state with equal options). The default is the cautious
+    /// declaration, for games that declare nothing: dice and several actions
+    /// a turn are possible. Every real game overrides it, and the
+    /// conformance harness fails a game that claims dice it never throws.
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: self.num_players(),
+            chance: true,
+            multi_action_turns: true,
+        }
+    }
+
     /// Number of seats (2 or 3).
     fn num_players(&self) -> usize;
     /// Display name of a seat, e.g. `Gold`, `A`, `South`.
@@ -166,6 +209,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The action in the game's notation.
     fn action_text(&self, action: Self::Action) -> String;
+    /// What the legal player action `action` does, judged in this position
+    /// (before it is played). Not for hot loops: it may play the action on a
+    /// copy. The default, all false, fits games without captures.
+    fn action_facts(&self, _action: Self::Action) -> ActionFacts {
+        ActionFacts::default()
+    }
     /// Read an action in this position: the result is always legal here
     /// (a legal player action, or a chance outcome at a chance node).
     /// The default compares with the text of every legal action; games

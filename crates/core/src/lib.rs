@@ -17,11 +17,11 @@ pub mod record;
 pub mod registry;
 pub mod zobrist;
 
-pub use erased::{AnyGame, Erased};
+pub use erased::{AnyGame, Erased, Played};
 pub use error::{Error, ErrorKind};
-pub use game::{Evaluate, Game, Outcome, Player, PlayerSet, Turn};
+pub use game::{ActionFacts, Evaluate, Game, GameType, Outcome, Player, PlayerSet, Turn};
 pub use options::{OptionDef, OptionKind, OptionValues, RawSpec};
 pub use perft::{divide, perft};
-pub use playout::{random_playout, sample_chance, PlayoutStats};
+pub use playout::{pick_chance, random_playout, sample_chance, PlayoutStats};
 pub use record::Record;
 pub use registry::{GameEntry, Registry};

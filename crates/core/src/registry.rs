@@ -3,7 +3,7 @@
 
 use crate::erased::{AnyGame, Erased};
 use crate::error::Error;
-use crate::game::Game;
+use crate::game::{Game, GameType};
 use crate::options::{OptionDef, OptionValues, RawSpec};
 
 type Create = fn(&OptionValues, Option<&str>) -> Result<Box<dyn AnyGame>, Error>;
@@ -32,6 +32,13 @@ impl GameEntry {
             options: G::option_defs(),
             create: create::<G>,
         }
+    }
+
+    /// The game's declared facts under its default options, for catalogs
+    /// (a spec with options may differ: ask the created game).
+    pub fn game_type(&self) -> Result<GameType, Error> {
+        let defaults = OptionValues::validate(self.name, self.options, &[])?;
+        Ok((self.create)(&defaults, None)?.game_type())
     }
 }
 

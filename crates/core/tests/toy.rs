@@ -7,11 +7,13 @@
 //! score) or `stop`s after one. Reaching `TARGET` wins at once. After
 //! `MAX_TURNS` turns the leaders share a draw.
 
-use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use tabula_core::conformance::{check_games, check_state, Config};
 use tabula_core::options::{OptionDef, OptionKind, OptionValues};
 use tabula_core::{
-    perft, Error, Game, GameEntry, Outcome, Player, PlayerSet, Record, Registry, Turn,
+    perft, ActionFacts, Error, Game, GameEntry, GameType, Outcome, Played, Player, PlayerSet,
+    Record, Registry, Turn,
 };
 
 const TARGET: u8 = 10;
@@ -31,6 +33,8 @@ struct Opts {
     broken_text: bool,
     /// Test hook: chance probabilities that do not sum to 1.
     bad_chance: bool,
+    /// Test hook: a false declaration (`chance`, `turns` or `mate`).
+    lie: &'static str,
 }
 
 #[derive(Clone, Debug)]
@@ -62,7 +66,15 @@ const DEFS: &[OptionDef] = &[
         default: "false",
         help: "test hook",
     },
+    OptionDef {
+        key: "lie",
+        kind: OptionKind::Choice(LIES),
+        default: "none",
+        help: "test hook",
+    },
 ];
+
+const LIES: &[&str] = &["none", "chance", "turns", "mate"];
 
 impl Toy {
     fn n(&self) -> usize {
@@ -89,6 +101,11 @@ impl Game for Toy {
             players: v.int("players").unwrap_or(2) as u8,
             broken_text: v.bool("broken_text"),
             bad_chance: v.bool("bad_chance"),
+            lie: LIES
+                .iter()
+                .find(|&&l| l == v.get("lie"))
+                .copied()
+                .unwrap_or("none"),
         })
     }
     fn new_game(o: &Opts) -> Result<Self, Error> {
@@ -159,6 +176,13 @@ impl Game for Toy {
     }
     fn options(&self) -> &Opts {
         &self.opts
+    }
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: self.n(),
+            chance: self.opts.lie != "chance",
+            multi_action_turns: self.opts.lie != "turns",
+        }
     }
     fn num_players(&self) -> usize {
         self.n()
@@ -233,6 +257,18 @@ impl Game for Toy {
             Act::Roll(r) => format!("roll{r}"),
             Act::Step => "step".into(),
             Act::Stop => "stop".into(),
+        }
+    }
+    /// A step that reaches the target wins: the toy's "mate".
+    fn action_facts(&self, a: Act) -> ActionFacts {
+        let score = self.scores[self.to_move as usize] + self.roll.unwrap_or(0);
+        ActionFacts {
+            mate: match a {
+                Act::Step => score >= TARGET,
+                Act::Stop => self.opts.lie == "mate",
+                Act::Roll(_) => false,
+            },
+            ..ActionFacts::default()
         }
     }
     fn action_key(&self, a: Act) -> usize {
@@ -430,4 +466,129 @@ fn perft_files_are_checked_row_by_row() {
     let bad = good.replace("4:18", "4:19");
     let caught = std::panic::catch_unwind(|| tabula_core::perft_data::check_file::<Toy>(&bad, 4));
     assert!(caught.is_err(), "a wrong count must fail");
+}
+
+fn lying(lie: &'static str) -> Toy {
+    Toy::new_game(&Opts {
+        players: 2,
+        lie,
+        ..Opts::default()
+    })
+    .unwrap()
+}
+
+#[test]
+#[should_panic(expected = "a chance node in a game declared without chance")]
+fn harness_catches_undeclared_chance() {
+    check_games(&[lying("chance")], &Config::default());
+}
+
+#[test]
+#[should_panic(expected = "acts twice in a row in a game declared with one action a turn")]
+fn harness_catches_undeclared_multi_action_turns() {
+    check_games(&[lying("turns")], &Config::default());
+}
+
+#[test]
+#[should_panic(expected = "is declared mate but does not win")]
+fn harness_catches_a_false_mate() {
+    check_games(&[lying("mate")], &Config::default());
+}
+
+#[test]
+#[should_panic(expected = "declared with chance, but 3 random games")]
+fn harness_catches_declared_chance_that_never_comes() {
+    // Finished games never roll: the declaration is not borne out.
+    let over = Toy::from_position(
+        &Opts {
+            players: 2,
+            ..Opts::default()
+        },
+        "10,0 2 - 1",
+    )
+    .unwrap();
+    assert_eq!(over.turn(), Turn::Over);
+    check_games(
+        &[over],
+        &Config {
+            games: 3,
+            ..Config::default()
+        },
+    );
+}
+
+#[test]
+fn game_type_is_declared_per_options_and_reaches_the_erased_layer() {
+    let reg = registry();
+    let expected = |players| GameType {
+        players,
+        chance: true,
+        multi_action_turns: true,
+    };
+    assert_eq!(reg.entries()[0].game_type().unwrap(), expected(2));
+    assert_eq!(
+        reg.create("toy(players=3)", None).unwrap().game_type(),
+        expected(3)
+    );
+}
+
+#[test]
+fn play_text_gives_the_canonical_text_and_the_facts() {
+    let mut g = registry().create("toy", Some("9,0 1 - 0")).unwrap();
+    let roll = g.play_text("ROLL1").unwrap();
+    assert_eq!(
+        roll,
+        Played {
+            text: "roll1".into(),
+            facts: ActionFacts::default()
+        }
+    );
+    let before = g.position();
+    assert!(g.play_text("roll1").is_err());
+    assert_eq!(g.position(), before, "a rejected action changes nothing");
+    let win = g.play_text("step").unwrap();
+    assert!(win.facts.mate && !win.facts.capture && !win.facts.check);
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player(0))));
+}
+
+/// The draw the server used before the sampler moved to core: a fresh
+/// `SmallRng` per ply, one `gen::<f64>()`, probabilities subtracted in
+/// outcome order. Stored games replay their dice through it.
+fn old_server_roll(outcomes: &[(String, f64)], rng: &mut SmallRng) -> Option<String> {
+    let mut x: f64 = rng.gen();
+    let mut pick = outcomes.last().map(|o| o.0.clone());
+    for (text, p) in outcomes {
+        if x < *p {
+            pick = Some(text.clone());
+            break;
+        }
+        x -= p;
+    }
+    pick
+}
+
+#[test]
+fn sample_chance_keeps_the_stored_games_dice() {
+    let g = registry().create("toy", None).unwrap();
+    let mut counts = [0; 3];
+    for seed in 0..3000u64 {
+        let ply = seed % 17;
+        let fresh = || SmallRng::seed_from_u64(seed ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let new = g.sample_chance(&mut fresh()).unwrap();
+        assert_eq!(
+            Some(new.clone()),
+            old_server_roll(&g.chance_outcomes(), &mut fresh())
+        );
+        counts[["roll1", "roll2", "roll3"]
+            .iter()
+            .position(|&r| r == new)
+            .unwrap()] += 1;
+    }
+    // 1/2, 1/3, 1/6 of 3000.
+    assert!((1400..1600).contains(&counts[0]), "{counts:?}");
+    assert!((900..1100).contains(&counts[1]), "{counts:?}");
+    assert!((420..580).contains(&counts[2]), "{counts:?}");
+    let mut after = g.clone();
+    after.apply_text("roll1").unwrap();
+    assert_eq!(after.sample_chance(&mut SmallRng::seed_from_u64(1)), None);
 }

@@ -7,7 +7,7 @@ use crate::position::{side_name, START};
 use crate::rules::Status;
 use crate::state::Dragonchess;
 use tabula_core::options::{OptionDef, OptionValues};
-use tabula_core::{Error, Game, Outcome, Player, PlayerSet, Turn};
+use tabula_core::{ActionFacts, Error, Game, GameType, Outcome, Player, PlayerSet, Turn};
 
 fn player(s: Side) -> Player {
     Player(s.index() as u8)
@@ -35,6 +35,13 @@ impl Game for Dragonchess {
     }
     fn options(&self) -> &Options {
         &self.options
+    }
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: 2,
+            chance: false,
+            multi_action_turns: false,
+        }
     }
     fn num_players(&self) -> usize {
         2
@@ -78,12 +85,25 @@ impl Game for Dragonchess {
             return format!("?{}-{}", m.from, m.to);
         };
         let mut text = m.text(piece.kind);
-        let mut after = self.clone();
-        after.play(m);
-        if after.in_check {
-            text.push(if after.has_legal_move() { '+' } else { '#' });
+        let facts = self.action_facts(m);
+        if facts.mate {
+            text.push('#');
+        } else if facts.check {
+            text.push('+');
         }
         text
+    }
+
+    /// A capture takes a piece (from afar too); check and mate are judged
+    /// by playing the move on a copy (spec §5: mate is the only win).
+    fn action_facts(&self, m: Move) -> ActionFacts {
+        let mut after = self.clone();
+        after.play(m);
+        ActionFacts {
+            capture: m.is_capture(),
+            check: after.in_check,
+            mate: after.in_check && !after.has_legal_move(),
+        }
     }
 
     fn parse_action(&self, text: &str) -> Result<Move, Error> {

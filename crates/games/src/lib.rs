@@ -1,6 +1,6 @@
 //! The games Tabula plays. A new game plugs in here with one line.
 
-use tabula_ai::AnyAgent;
+use tabula_ai::{AgentKind, AnyAgent};
 use tabula_core::{AnyGame, Error, GameEntry, Registry};
 
 /// Every game, in menu order.
@@ -15,7 +15,7 @@ pub fn registry() -> Registry {
 }
 
 /// Builds an agent when the game is of its type (see `tabula_ai::agent_for`).
-type AgentMaker = fn(&dyn AnyGame, &str, u64) -> Option<Result<Box<dyn AnyAgent>, Error>>;
+type AgentMaker = fn(&dyn AnyGame, AgentKind, u64) -> Option<Result<Box<dyn AnyAgent>, Error>>;
 
 /// The AI of every game, one line per game, next to the registry above.
 const AGENTS: &[AgentMaker] = &[
@@ -27,10 +27,21 @@ const AGENTS: &[AgentMaker] = &[
 ];
 
 /// An AI player by name (`random`, `mcts`, `level5`, ... see
-/// `tabula_ai::AGENT_NAMES`) for the game `game` is an instance of.
+/// `tabula_ai::AgentKind`) for the game `game` is an instance of.
 pub fn agent(game: &dyn AnyGame, name: &str, seed: u64) -> Result<Box<dyn AnyAgent>, Error> {
+    make_agent(game, name.parse::<AgentKind>()?, seed)
+}
+
+/// The AI player `kind` (an `AgentKind` or an `AiLevel`) for the game
+/// `game` is an instance of.
+pub fn make_agent(
+    game: &dyn AnyGame,
+    kind: impl Into<AgentKind>,
+    seed: u64,
+) -> Result<Box<dyn AnyAgent>, Error> {
+    let kind = kind.into();
     AGENTS
         .iter()
-        .find_map(|make| make(game, name, seed))
+        .find_map(|make| make(game, kind, seed))
         .unwrap_or_else(|| Err(Error::spec(format!("no AI player for `{}`", game.name()))))
 }

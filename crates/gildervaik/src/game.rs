@@ -5,7 +5,7 @@ use crate::moves::Move;
 use crate::options::{Mode, Options, StartCells, OPTION_DEFS};
 use crate::state::{Gildervaik, SEAT_NAMES};
 use tabula_core::options::{OptionDef, OptionValues};
-use tabula_core::{Error, Game, Outcome, Player, Turn};
+use tabula_core::{ActionFacts, Error, Game, GameType, Outcome, Player, Turn};
 
 /// `action_key` of `pass`; moves use `from * 100 + to`.
 const PASS_KEY: usize = 100 * 100;
@@ -45,6 +45,16 @@ impl Game for Gildervaik {
         &self.opts
     }
 
+    /// Three seats under every option; a ply is one player's whole move
+    /// (a jump chain is one action), and eliminated players are skipped.
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: 3,
+            chance: false,
+            multi_action_turns: false,
+        }
+    }
+
     fn num_players(&self) -> usize {
         3
     }
@@ -79,6 +89,16 @@ impl Game for Gildervaik {
 
     fn action_text(&self, action: Move) -> String {
         Gildervaik::move_text(action)
+    }
+
+    /// Only warrior capture paths capture, and each of their segments does
+    /// (W2-W4); conquest jumps and non-capturing jumps take nothing. There
+    /// is no check or mate: the game ends by elimination or a full zone.
+    fn action_facts(&self, action: Move) -> ActionFacts {
+        ActionFacts {
+            capture: action.is_capture(),
+            ..ActionFacts::default()
+        }
     }
 
     fn parse_action(&self, text: &str) -> Result<Move, Error> {

@@ -5,7 +5,7 @@ use crate::options::{options_from, Options, OPTION_DEFS};
 use crate::pieces::Side;
 use crate::state::{player, Phylde};
 use tabula_core::options::{OptionDef, OptionValues};
-use tabula_core::{Error, Game, Outcome, Player, Turn};
+use tabula_core::{ActionFacts, Error, Game, GameType, Outcome, Player, Turn};
 
 impl Game for Phylde {
     type Action = Action;
@@ -41,6 +41,14 @@ impl Game for Phylde {
         &self.options
     }
 
+    /// A turn is up to five actions of one side (spec §5).
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: 2,
+            chance: false,
+            multi_action_turns: true,
+        }
+    }
     fn num_players(&self) -> usize {
         2
     }
@@ -69,6 +77,27 @@ impl Game for Phylde {
 
     fn action_text(&self, action: Action) -> String {
         self.action_token(action)
+    }
+    /// A step onto an enemy piece or a shot captures (§6); an action that
+    /// surrounds the enemy King wins at once (§7), Phylde's mate. There is
+    /// no check.
+    fn action_facts(&self, action: Action) -> ActionFacts {
+        let capture = match action {
+            Action::Step { to, .. } => self.piece(to).is_some(),
+            Action::Shot { .. } => true,
+            Action::King { .. } | Action::EndTurn => false,
+        };
+        let mate = action != Action::EndTurn && {
+            let mut after = self.clone();
+            after.play(action);
+            after.result == Some(Outcome::Win(player(self.side)))
+                && after.is_surrounded(self.side.other())
+        };
+        ActionFacts {
+            capture,
+            check: false,
+            mate,
+        }
     }
     fn parse_action(&self, text: &str) -> Result<Action, Error> {
         self.parse_token(text)

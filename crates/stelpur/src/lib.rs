@@ -28,7 +28,7 @@ pub use state::{Action, Stelpur};
 
 use board::cells;
 use tabula_core::options::{OptionDef, OptionValues};
-use tabula_core::{zobrist, Error, Game, Outcome, Player, Turn};
+use tabula_core::{zobrist, ActionFacts, Error, Game, GameType, Outcome, Player, Turn};
 
 /// Display title for menus.
 pub const TITLE: &str = "Ad Elta Stelpur";
@@ -80,6 +80,15 @@ impl Game for Stelpur {
     fn options(&self) -> &Options {
         &self.opts
     }
+    /// Two dice are rolled before each roll's die-uses, each use one
+    /// action of the same player.
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: 2,
+            chance: true,
+            multi_action_turns: true,
+        }
+    }
     fn num_players(&self) -> usize {
         2
     }
@@ -110,6 +119,14 @@ impl Game for Stelpur {
     }
     fn action_text(&self, action: Action) -> String {
         self.action_string(action)
+    }
+    /// A die-use captures when it lands on an enemy pawn (R6); there is no
+    /// check, and taking the last pawn is not a King's capture.
+    fn action_facts(&self, action: Action) -> ActionFacts {
+        ActionFacts {
+            capture: matches!(action, Action::Use(u) if self.captures(u)),
+            ..ActionFacts::default()
+        }
     }
     fn parse_action(&self, text: &str) -> Result<Action, Error> {
         self.parse_action_text(text)

@@ -12,7 +12,7 @@ mod tt;
 
 use crate::agent::{Agent, Decision};
 use crate::budget::{Budget, Limits};
-use crate::class::GameClass;
+use crate::class::require_two_player;
 use crate::value::{expected, outcome_score, static_score, DECIDED, WIN};
 use order::{pick_next, tactical_rank, Ordering};
 use tabula_core::{Error, Evaluate, Player, Turn};
@@ -447,7 +447,7 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
         let searcher = match &mut self.searcher {
             Some(s) => s,
             None => {
-                GameClass::of(state).require_two_player(&self.name, !self.cfg.chance)?;
+                require_two_player(state.game_type(), &self.name, !self.cfg.chance)?;
                 self.searcher.insert(Searcher::new(self.cfg.clone(), state))
             }
         };

@@ -5,7 +5,7 @@
 
 use std::hash::{Hash, Hasher};
 use tabula_core::options::{OptionDef, OptionValues};
-use tabula_core::{Error, Evaluate, Game, Outcome, Player, PlayerSet, Turn};
+use tabula_core::{Error, Evaluate, Game, GameType, Outcome, Player, PlayerSet, Turn};
 
 fn hash_of(x: impl Hash) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -111,6 +111,13 @@ impl Game for Nim {
     }
     fn options(&self) -> &NimOpts {
         &self.opts
+    }
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: self.num_players(),
+            chance: false,
+            multi_action_turns: self.opts.multi,
+        }
     }
     fn num_players(&self) -> usize {
         self.opts.players as usize
@@ -273,6 +280,13 @@ impl Game for Ttt {
     fn options(&self) -> &() {
         &()
     }
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: 2,
+            chance: false,
+            multi_action_turns: false,
+        }
+    }
     fn num_players(&self) -> usize {
         2
     }
@@ -418,6 +432,13 @@ impl Game for DiceRace {
     }
     fn options(&self) -> &() {
         &()
+    }
+    fn game_type(&self) -> GameType {
+        GameType {
+            players: 2,
+            chance: true,
+            multi_action_turns: false,
+        }
     }
     fn num_players(&self) -> usize {
         2

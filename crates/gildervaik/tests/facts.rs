@@ -1,0 +1,60 @@
+//! Action facts: only warrior capture paths capture (W2-W4); conquest
+//! jumps never do; there is no check or mate.
+
+mod common;
+
+use common::game;
+use gildervaik::Gildervaik;
+use tabula_core::conformance::visit_random_play;
+use tabula_core::{ActionFacts, Game};
+
+/// Pawns on the board, from the position string (`A:e5,h3 B:e6 / A`).
+fn pawns(position: &str) -> usize {
+    let board = position.split(" / ").next().unwrap_or("");
+    board
+        .split_whitespace()
+        .filter_map(|seat| seat.split_once(':'))
+        .map(|(_, cells)| cells.split(',').filter(|c| !c.is_empty()).count())
+        .sum()
+}
+
+#[test]
+fn warrior_captures_are_captures_and_nothing_else_is() {
+    // Spec E3: capture is compulsory, so every move here captures.
+    let g = game("gildervaik(mode=warrior)", "A:e5,h3 B:e6 C:f8,h2 / A");
+    let acts = g.actions_here();
+    assert!(!acts.is_empty());
+    for &m in &acts {
+        let f = g.action_facts(m);
+        assert!(f.capture && !f.check && !f.mate, "{}", g.action_text(m));
+    }
+    let start = game("gildervaik(mode=warrior)", "start");
+    for m in start.actions_here() {
+        assert_eq!(start.action_facts(m), ActionFacts::default());
+    }
+}
+
+#[test]
+fn facts_agree_with_the_notation_and_the_board_in_random_games() {
+    let warrior = [game("gildervaik(mode=warrior)", "start")];
+    let mut captures = 0;
+    visit_random_play(&warrior, 12, 5, |before, m, after| {
+        let f = before.action_facts(m);
+        let text = before.action_text(m);
+        assert!(!f.check && !f.mate, "{text}");
+        assert_eq!(f.capture, text.contains('x'), "{text}");
+        assert_eq!(
+            f.capture,
+            pawns(&after.position()) < pawns(&before.position()),
+            "{text} in {}",
+            before.position()
+        );
+        captures += usize::from(f.capture);
+    });
+    assert!(captures > 20, "too few captures: {captures}");
+    // Conquest jumps leap over pawns but take none.
+    let conquest: [Gildervaik; 1] = [game("gildervaik", "start")];
+    visit_random_play(&conquest, 2, 6, |before, m, _| {
+        assert_eq!(before.action_facts(m), ActionFacts::default());
+    });
+}
