@@ -301,3 +301,55 @@ fn arena_plays_every_seating_and_saves_records() {
         "--time-scale",
     );
 }
+
+/// Phylde's no-capture count as players see it: completed turns only, with
+/// the draw announced for the end of the turn in progress (the position
+/// string counts an acted turn already, and keeps doing so).
+#[test]
+fn phylde_shows_completed_turns_without_capture() {
+    let board = "18/8r9/18/18/18/18/18/18/18/18/18/18/18/18/8s9/7S10/18/8R9";
+    let start = format!("{board} S - 99 57");
+    let warn = "turns without capture: 99/100 \u{2014} a draw if this turn ends without a capture";
+    let play = |input: &str| {
+        let o = tabula_with_input(
+            &[
+                "play",
+                "phylde",
+                "--seats",
+                "human,human",
+                "--position",
+                &start,
+            ],
+            input,
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        stdout(&o)
+    };
+    let out = play("h3-h4\nend\n");
+    let status: Vec<&str> = out.lines().filter(|l| l.starts_with("Kings:")).collect();
+    assert_eq!(status.len(), 3, "{out}");
+    assert!(status[0].ends_with(&format!("{warn}.")), "{out}");
+    // Mid-turn: still 99 completed turns, not the position string's 100.
+    assert!(status[1].contains("turn of S 1/5"), "{out}");
+    assert!(status[1].ends_with(&format!("{warn}.")), "{out}");
+    assert!(
+        status[2].ends_with("turns without capture: 100/100."),
+        "{out}"
+    );
+    assert!(out.contains("game over: draw"), "{out}");
+    // A capture later in the turn cancels the threat at once.
+    let out = play("h3xi4\nquit\n");
+    assert!(
+        out.contains("turns without capture: 0/100 (this turn has captured)."),
+        "{out}"
+    );
+    // The position string keeps the spec's mid-turn count.
+    let shown = stdout(&tabula(&[
+        "show",
+        "phylde",
+        "--position",
+        &format!("{board} S S1:h3 100 57"),
+    ]));
+    assert!(shown.contains(&format!("{warn}.")), "{shown}");
+    assert!(shown.contains("S S1:h3 100 57"), "{shown}");
+}
