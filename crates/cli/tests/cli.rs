@@ -353,3 +353,49 @@ fn phylde_shows_completed_turns_without_capture() {
     assert!(shown.contains(&format!("{warn}.")), "{shown}");
     assert!(shown.contains("S S1:h3 100 57"), "{shown}");
 }
+
+/// A hint while the dice are due says what to give instead, with a
+/// position after a roll that works as it is.
+#[test]
+fn hint_before_a_roll_shows_a_position_after_one() {
+    let o = tabula(&["hint", "stelpur"]);
+    assert_clean_failure(&o, "give a position after a roll");
+    let example = "1,2,3,4,5,6/13,14,15,16,17,18 1 6-1:1,6 0 1";
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("--position '{example}'")), "{err}");
+    let o = tabula(&["hint", "stelpur", "--level", "1", "--position", example]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).starts_with("best: "), "{}", stdout(&o));
+}
+
+/// `tabula perft` counts a game-ending last action, with or without
+/// `--divide` (a mate in one: 29 moves, one mates), and times a short run
+/// in a readable unit.
+#[test]
+fn perft_counts_a_mate_in_one_on_every_path() {
+    let mate =
+        "12/12/12/3r8/12/12/12/12|7k4/12/12/12/4W7/12/2w9/K11|12/12/12/12/12/12/1b10/12 s 0 1";
+    let plain = tabula(&["perft", "dragonchess", "1", "--position", mate]);
+    assert_eq!(stdout(&plain).lines().last(), Some("29"));
+    let div = tabula(&["perft", "dragonchess", "1", "--position", mate, "--divide"]);
+    let out = stdout(&div);
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains(": ")).collect();
+    assert_eq!(rows.len(), 29, "{out}");
+    assert!(rows.iter().all(|r| r.ends_with(": 1")), "{out}");
+    assert_eq!(out.lines().last(), Some("29"));
+    let json = json(&tabula(&[
+        "perft",
+        "dragonchess",
+        "1",
+        "--position",
+        mate,
+        "--json",
+    ]));
+    assert_eq!(json["nodes"], 29);
+    let err = String::from_utf8_lossy(&plain.stderr);
+    let unit = err.split(',').next().unwrap_or("");
+    assert!(
+        [" µs", " ms", " s"].iter().any(|u| unit.ends_with(u)) && !unit.starts_with("0.000"),
+        "{err}"
+    );
+}
