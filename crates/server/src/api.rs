@@ -4,7 +4,8 @@
 //! | request | body | answer |
 //! |---|---|---|
 //! | `GET /api/catalog` | | games (name, title, description, sides, options, start), AI levels |
-//! | `GET /api/rules/{game}` | | `{html}` from `docs/rules/<game>.md` |
+//! | `GET /api/rules/{game}` | | `{game, title, html}` from `docs/rules/<game>.md` (`reference`: the shared conventions, `docs/rules/reference/README.md`) |
+//! | `GET /api/rules/{game}/reference` | | the same from `docs/rules/reference/<game>.md`, the full spec |
 //! | `GET /api/games` | | recent games, newest first |
 //! | `POST /api/games` | `{spec, position?, seats: [{type: human\|ai, level?, name?, invite?}], seed?}` | `{id, tokens: [{seat, token}]}` |
 //! | `POST /api/games/import` | `{record, seats}` | as above; the record's actions are replayed and checked |
@@ -20,6 +21,7 @@
 //! | `POST /api/games/{id}/hint` | `{token}` | `{action, ranked: [[action, value]]}` |
 
 use crate::app::{App, Created, NewGame, SeatRequest};
+use crate::assets::RulesPage;
 use crate::error::ApiError;
 use crate::{assets, ws};
 use axum::body::Bytes;
@@ -37,6 +39,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/catalog", get(catalog))
         .route("/api/rules/{game}", get(rules))
+        .route("/api/rules/{game}/reference", get(reference))
         .route("/api/games", get(list).post(create))
         .route("/api/games/import", post(import))
         .route("/api/games/{id}", get(snapshot))
@@ -60,14 +63,32 @@ async fn catalog(State(app): State<Arc<App>>) -> Json<Value> {
     Json(app.catalog())
 }
 
+/// A game's rules page; `reference` names the conventions every game shares.
 async fn rules(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult {
+    if game == "reference" {
+        let html = assets::rules_html(RulesPage::Conventions)
+            .ok_or_else(|| ApiError::not_found("the rules reference is missing"))?;
+        return Ok(Json(
+            json!({"game": null, "title": "The rules Tabula plays", "html": html}),
+        ));
+    }
     let entry = app.registry.entry(&game)?;
-    let html = assets::rules_html(entry.name).unwrap_or_else(|| {
+    let html = assets::rules_html(RulesPage::Players(entry.name)).unwrap_or_else(|| {
         format!(
             "<p>The rules of {} are not written up yet.</p>",
             entry.title
         )
     });
+    Ok(Json(
+        json!({"game": entry.name, "title": entry.title, "html": html}),
+    ))
+}
+
+/// A game's full rules reference (the spec the engine implements).
+async fn reference(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult {
+    let entry = app.registry.entry(&game)?;
+    let html = assets::rules_html(RulesPage::Reference(entry.name))
+        .ok_or_else(|| ApiError::not_found(format!("no rules reference for {}", entry.title)))?;
     Ok(Json(
         json!({"game": entry.name, "title": entry.title, "html": html}),
     ))
