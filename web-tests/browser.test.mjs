@@ -101,8 +101,12 @@ test('the home page lists every game with a picture', async () => {
   assert.equal(await page.locator('.card').count(), catalog.games.length);
   assert.equal(await page.locator('.card .pic svg').count(), catalog.games.length);
   await page.screenshot({ path: path.join(SHOTS, 'home-desktop.png'), fullPage: true });
-  await page.goto(`${BASE}/#/rules/${catalog.games[0].name}`);
+  const first = catalog.games[0].name;
+  await page.goto(`${BASE}/#/rules/${first}`);
   await page.waitForSelector('article.rules');
+  // The players' page links to the full reference, served by the app itself.
+  await page.click(`article.rules a[href="#/rules/${first}/reference"]`);
+  await page.waitForFunction(() => location.hash.endsWith('/reference') && document.querySelector('article.rules h2'));
   assert.deepEqual(errors, []);
   await context.close();
 });

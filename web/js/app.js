@@ -2,7 +2,7 @@
 //   #/                 home: the games, new game, games in progress
 //   #/new/<game>       new game: options, seats, AI level
 //   #/game/<id>[?t=..] a game (a seat token in the link joins that seat)
-//   #/rules/<game>     the rules
+//   #/rules/<game>     the rules (`#/rules/<game>/reference`: the full spec; `#/rules/reference`: shared conventions)
 import { api, knownGames, playerName, setPlayerName, rememberSeat } from './api.js';
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
@@ -162,10 +162,13 @@ async function newGame(name) {
   });
 }
 
-async function rules(name) {
+/** A rules page: a game's (`reference` set: its full spec), or `reference`, the shared conventions. */
+async function rules(name, reference) {
   main.innerHTML = '<p class="muted">Loading…</p>';
-  const r = await api(`/api/rules/${encodeURIComponent(name)}`);
-  main.innerHTML = `<article class="rules"><p><a href="#/">← Games</a> · <a href="#/new/${esc(r.game)}">New game</a></p>${r.html}</article>`;
+  const r = await api(`/api/rules/${encodeURIComponent(name)}${reference ? '/reference' : ''}`);
+  const links = r.game ? ` · <a href="#/rules/${esc(r.game)}">Rules</a> · <a href="#/new/${esc(r.game)}">New game</a>` : '';
+  main.innerHTML = `<article class="rules"><p><a href="#/">← Games</a>${links}</p>${r.html}</article>`;
+  window.scrollTo(0, 0);
 }
 
 async function route() {
@@ -175,7 +178,7 @@ async function route() {
   const parts = path.split('/').filter(Boolean);
   try {
     if (parts[0] === 'new' && parts[1]) await newGame(parts[1]);
-    else if (parts[0] === 'rules' && parts[1]) await rules(parts[1]);
+    else if (parts[0] === 'rules' && parts[1]) await rules(parts[1], parts[2] === 'reference');
     else if (parts[0] === 'game' && parts[1]) {
       const token = new URLSearchParams(query).get('t');
       page = new GamePage(main, parts[1], token, toast);

@@ -304,7 +304,7 @@ export class GamePage {
     let model = null;
     try { model = this.module.parse(pos); } catch { /* shown as is */ }
     const check = inCheck ? `<strong class="check">${lastMove.endsWith('#') ? 'Checkmate!' : 'Check!'}</strong> ` : '';
-    this.el('.extra').innerHTML = check + (model && this.module.extra ? this.module.extra(model) : '');
+    this.el('.extra').innerHTML = check + (model && this.module.extra ? this.module.extra(model, g.spec) : '');
     const buttons = myTurn ? s.legal.filter((a) => !this.module.locate(a)) : [];
     const label = (a) => ({ end: 'End turn', pass: 'Pass' }[a] || a);
     this.el('.buttons').innerHTML = buttons.length > 12 ? '' : buttons.map((a) => `<button type="button" data-action="${esc(a)}">${esc(label(a))}</button>`).join('');

@@ -5,6 +5,7 @@
 use crate::{open_game, print_json, CmdResult};
 use serde_json::json;
 use tabula_ai::{AgentKind, AiLevel, Limits};
+use tabula_core::{AnyGame, Turn};
 
 /// How many ranked actions the text output lists.
 const SHOWN: usize = 10;
@@ -46,6 +47,9 @@ pub fn parse_time(seconds: Option<f64>) -> Result<Option<std::time::Duration>, S
 
 pub fn run(args: Args) -> CmdResult {
     let game = open_game(&args.spec, args.position.as_deref())?;
+    if game.turn() == Turn::Chance {
+        return Err(waiting_for_chance(game.as_ref()));
+    }
     let level = AiLevel::from_number(args.level).map_err(|e| format!("--level: {}", e.message))?;
     let kind = args.agent.unwrap_or(AgentKind::Level(level));
     let mut agent =
@@ -100,4 +104,30 @@ fn mover_name(game: &dyn tabula_core::AnyGame) -> &'static str {
         tabula_core::Turn::Player(p) => game.player_name(p),
         _ => "nobody",
     }
+}
+
+/// Why a position waiting for the dice has no hint, with a position after a
+/// roll to ask about instead: the roll that leaves the most choices (6-1 at
+/// the start of Ad Elta Stelpur).
+fn waiting_for_chance(game: &dyn AnyGame) -> String {
+    let example = game
+        .chance_outcomes()
+        .into_iter()
+        .filter_map(|(roll, _)| {
+            let mut after = game.clone_box();
+            after.apply_text(&roll).ok()?;
+            matches!(after.turn(), Turn::Player(_))
+                .then(|| (after.legal_actions().len(), roll, after.position()))
+        })
+        .reduce(|best, x| if x.0 > best.0 { x } else { best });
+    let mut msg = "this position waits for a roll, and a hint needs a player to move: \
+                   give a position after a roll"
+        .to_string();
+    if let Some((_, roll, position)) = example {
+        msg += &format!(
+            ", e.g. after {roll}: tabula hint '{}' --position '{position}'",
+            game.spec()
+        );
+    }
+    msg
 }

@@ -69,7 +69,34 @@ pub fn run(args: Args) -> CmdResult {
         }
         println!();
     }
-    eprintln!("{:.3} s, {:.0} nodes/s", seconds, nps);
+    eprintln!("{}, {:.0} nodes/s", duration_text(seconds), nps);
     println!("{nodes}");
     Ok(())
+}
+
+/// A run time in the unit that reads best: µs below a millisecond, ms below
+/// a second, else seconds (a fixed `s` showed "0.000 s" for fast runs).
+fn duration_text(seconds: f64) -> String {
+    if seconds < 1e-3 {
+        format!("{:.0} µs", seconds * 1e6)
+    } else if seconds < 1.0 {
+        format!("{:.1} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.3} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_text;
+
+    #[test]
+    fn run_times_use_a_readable_unit() {
+        assert_eq!(duration_text(0.000_280), "280 µs");
+        assert_eq!(duration_text(0.0), "0 µs");
+        assert_eq!(duration_text(0.001), "1.0 ms");
+        assert_eq!(duration_text(0.2804), "280.4 ms");
+        assert_eq!(duration_text(1.0), "1.000 s");
+        assert_eq!(duration_text(280.0), "280.000 s");
+    }
 }

@@ -301,3 +301,101 @@ fn arena_plays_every_seating_and_saves_records() {
         "--time-scale",
     );
 }
+
+/// Phylde's no-capture count as players see it: completed turns only, with
+/// the draw announced for the end of the turn in progress (the position
+/// string counts an acted turn already, and keeps doing so).
+#[test]
+fn phylde_shows_completed_turns_without_capture() {
+    let board = "18/8r9/18/18/18/18/18/18/18/18/18/18/18/18/8s9/7S10/18/8R9";
+    let start = format!("{board} S - 99 57");
+    let warn = "turns without capture: 99/100 \u{2014} a draw if this turn ends without a capture";
+    let play = |input: &str| {
+        let o = tabula_with_input(
+            &[
+                "play",
+                "phylde",
+                "--seats",
+                "human,human",
+                "--position",
+                &start,
+            ],
+            input,
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        stdout(&o)
+    };
+    let out = play("h3-h4\nend\n");
+    let status: Vec<&str> = out.lines().filter(|l| l.starts_with("Kings:")).collect();
+    assert_eq!(status.len(), 3, "{out}");
+    assert!(status[0].ends_with(&format!("{warn}.")), "{out}");
+    // Mid-turn: still 99 completed turns, not the position string's 100.
+    assert!(status[1].contains("turn of S 1/5"), "{out}");
+    assert!(status[1].ends_with(&format!("{warn}.")), "{out}");
+    assert!(
+        status[2].ends_with("turns without capture: 100/100."),
+        "{out}"
+    );
+    assert!(out.contains("game over: draw"), "{out}");
+    // A capture later in the turn cancels the threat at once.
+    let out = play("h3xi4\nquit\n");
+    assert!(
+        out.contains("turns without capture: 0/100 (this turn has captured)."),
+        "{out}"
+    );
+    // The position string keeps the spec's mid-turn count.
+    let shown = stdout(&tabula(&[
+        "show",
+        "phylde",
+        "--position",
+        &format!("{board} S S1:h3 100 57"),
+    ]));
+    assert!(shown.contains(&format!("{warn}.")), "{shown}");
+    assert!(shown.contains("S S1:h3 100 57"), "{shown}");
+}
+
+/// A hint while the dice are due says what to give instead, with a
+/// position after a roll that works as it is.
+#[test]
+fn hint_before_a_roll_shows_a_position_after_one() {
+    let o = tabula(&["hint", "stelpur"]);
+    assert_clean_failure(&o, "give a position after a roll");
+    let example = "1,2,3,4,5,6/13,14,15,16,17,18 1 6-1:1,6 0 1";
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("--position '{example}'")), "{err}");
+    let o = tabula(&["hint", "stelpur", "--level", "1", "--position", example]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).starts_with("best: "), "{}", stdout(&o));
+}
+
+/// `tabula perft` counts a game-ending last action, with or without
+/// `--divide` (a mate in one: 29 moves, one mates), and times a short run
+/// in a readable unit.
+#[test]
+fn perft_counts_a_mate_in_one_on_every_path() {
+    let mate =
+        "12/12/12/3r8/12/12/12/12|7k4/12/12/12/4W7/12/2w9/K11|12/12/12/12/12/12/1b10/12 s 0 1";
+    let plain = tabula(&["perft", "dragonchess", "1", "--position", mate]);
+    assert_eq!(stdout(&plain).lines().last(), Some("29"));
+    let div = tabula(&["perft", "dragonchess", "1", "--position", mate, "--divide"]);
+    let out = stdout(&div);
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains(": ")).collect();
+    assert_eq!(rows.len(), 29, "{out}");
+    assert!(rows.iter().all(|r| r.ends_with(": 1")), "{out}");
+    assert_eq!(out.lines().last(), Some("29"));
+    let json = json(&tabula(&[
+        "perft",
+        "dragonchess",
+        "1",
+        "--position",
+        mate,
+        "--json",
+    ]));
+    assert_eq!(json["nodes"], 29);
+    let err = String::from_utf8_lossy(&plain.stderr);
+    let unit = err.split(',').next().unwrap_or("");
+    assert!(
+        [" µs", " ms", " s"].iter().any(|u| unit.ends_with(u)) && !unit.starts_with("0.000"),
+        "{err}"
+    );
+}

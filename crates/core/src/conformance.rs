@@ -6,14 +6,22 @@
 //! round-trips; equal positions hash equal; chance probabilities sum to 1;
 //! clones are independent; every game ends within `max_game_actions`; the
 //! declared [`GameType`] agrees with play (players, chance nodes, several
-//! actions in a row) and a mating action really wins.
+//! actions in a row) and a mating action really wins; on the last states of
+//! each game, `perft` and `divide` agree (so a last step that ends the game
+//! is counted on both paths).
 //! Failures panic with the position and the action history.
 
 use crate::game::{Game, GameType, Outcome, Player, Turn};
+use crate::perft::{divide, perft};
 use crate::playout::sample_chance;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
+
+/// How many states before the end of each game get the perft check, and to
+/// what depth: deep enough that the game ends on the last step of some
+/// sequences, shallow enough to stay cheap on every game.
+const END_PERFT_DEPTH: u32 = 2;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -98,6 +106,7 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng, met
     let bound = game.max_game_actions();
     let ty = game.game_type();
     let mut history: Vec<String> = Vec::new();
+    let mut recent: VecDeque<G> = VecDeque::new();
     let mut ply: u64 = 0;
     // The player who made the previous action (`None` after chance).
     let mut last: Option<Player> = None;
@@ -150,6 +159,12 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng, met
                     "finished game lists actions: {}",
                     ctx()
                 );
+                check_perft_paths(&game, END_PERFT_DEPTH, &ctx);
+                for before in &recent {
+                    check_perft_paths(before, END_PERFT_DEPTH, &|| {
+                        format!("position `{}` near the end of {}", before.position(), ctx())
+                    });
+                }
                 break;
             }
             Turn::Chance => {
@@ -165,6 +180,10 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng, met
             }
         };
         history.push(game.action_text(action));
+        if recent.len() == END_PERFT_DEPTH as usize {
+            recent.pop_front();
+        }
+        recent.push_back(game.clone());
         game.apply(action);
         ply += 1;
         assert!(
@@ -174,6 +193,38 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng, met
         );
     }
     ply
+}
+
+/// Perft conventions on one state: depth 0 is 1 (also when the game is
+/// over), depth 1 is the number of actions (or chance outcomes) here, and up
+/// to `max_depth` the total of `divide` equals `perft`.
+pub fn check_perft_paths<G: Game>(game: &G, max_depth: u32, ctx: &dyn Fn() -> String) {
+    assert_eq!(perft(game, 0), 1, "perft(0) is not 1: {}", ctx());
+    let here = match game.turn() {
+        Turn::Over => 0,
+        Turn::Chance => {
+            let mut outs = Vec::new();
+            game.chance_outcomes(&mut outs);
+            outs.len()
+        }
+        Turn::Player(_) => game.actions_here().len(),
+    };
+    assert_eq!(
+        perft(game, 1),
+        here as u64,
+        "perft(1) is not the action count: {}",
+        ctx()
+    );
+    for depth in 1..=max_depth {
+        let whole = perft(game, depth);
+        let split: u64 = divide(game, depth, |_, _| {}).iter().map(|r| r.1).sum();
+        assert_eq!(
+            split,
+            whole,
+            "divide({depth}) sums to {split}, perft({depth}) is {whole}: {}",
+            ctx()
+        );
+    }
 }
 
 /// Check one state in full.

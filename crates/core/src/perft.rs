@@ -1,6 +1,8 @@
-//! Perft: count action sequences of an exact length (chess convention, see
-//! `shared/rules/README.md`): every player action and every chance outcome is
-//! one step, and sequences that end the game early are not counted.
+//! Perft: count action sequences of an exact length (chess convention): every
+//! player action and every chance outcome is one step; a sequence that ends
+//! the game before its last step is not counted, one whose last step ends it
+//! is (like a mating move at depth 1). Depth 0 is 1, even for a finished game,
+//! so [`perft`] and the sum of [`divide`] always agree.
 
 use crate::game::{Game, Turn};
 
@@ -60,7 +62,7 @@ fn perft_inner<G: Game>(
     chances: &mut [Vec<(G::Action, f64)>],
 ) -> u64 {
     if depth == 0 {
-        return u64::from(game.turn() != Turn::Over);
+        return 1;
     }
     let (buf, rest_a) = actions.split_first_mut().expect("buffer per ply");
     let (cbuf, rest_c) = chances.split_first_mut().expect("buffer per ply");

@@ -377,6 +377,39 @@ fn perft_does_not_count_sequences_ending_early() {
 }
 
 #[test]
+fn perft_counts_a_last_step_that_ends_the_game_on_both_paths() {
+    // One step from the target: every roll then `step` wins, so the winning
+    // step is the last step of each sequence of length 2.
+    let two = Opts {
+        players: 2,
+        ..Opts::default()
+    };
+    let g = Toy::from_position(&two, "9,0 1 - 0").unwrap();
+    let mut rolled = g.clone();
+    rolled.apply(Act::Roll(1));
+    let mut won = rolled.clone();
+    won.apply(Act::Step);
+    assert_eq!(won.turn(), Turn::Over);
+    // Depth 0 is 1, also for a finished position; nothing is longer.
+    assert_eq!(perft(&won, 0), 1);
+    assert_eq!(perft(&won, 1), 0);
+    for (game, depth, total) in [(&rolled, 1, 1), (&g, 2, 3), (&won, 1, 0)] {
+        assert_eq!(perft(game, depth), total);
+        let div = tabula_core::divide(game, depth, |_, _| {});
+        assert_eq!(
+            div.iter().map(|d| d.1).sum::<u64>(),
+            total,
+            "divide {depth}"
+        );
+    }
+    // The winning step is listed with its one sequence.
+    assert_eq!(
+        tabula_core::divide(&rolled, 1, |_, _| {}),
+        vec![("step".to_string(), 1)]
+    );
+}
+
+#[test]
 fn registry_validates_specs_and_positions() {
     let reg = registry();
     let g = reg.create("toy(players=3)", None).unwrap();

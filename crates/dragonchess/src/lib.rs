@@ -1,5 +1,5 @@
 //! Dragonchess (Gary Gygax, Dragon #100, 1985), as specified in
-//! `shared/rules/dragonchess.md`: three 12x8 levels (Sky, Ground,
+//! `docs/rules/reference/dragonchess.md`: three 12x8 levels (Sky, Ground,
 //! Underworld), 42 pieces a side of 15 kinds, check across levels, the
 //! Basilisk's freeze and the Dragon's capture from afar.
 //!

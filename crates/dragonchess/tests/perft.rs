@@ -13,7 +13,7 @@ use naive::{engine_moves, Naive};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tabula_core::perft_data::{check_file, game_of, parse};
-use tabula_core::{perft, Game};
+use tabula_core::{divide, perft, Game, Turn};
 
 const DATA: &str = include_str!("data/dragonchess.perft");
 
@@ -222,4 +222,34 @@ fn perft_counts_agree_on_random_positions() {
             done += 1;
         }
     }
+}
+
+/// Gold to move has 29 legal moves, one of which mates: a sequence whose
+/// last move ends the game is counted, on every path.
+const MATE_IN_ONE: &str =
+    "12/12/12/3r8/12/12/12/12|7k4/12/12/12/4W7/12/2w9/K11|12/12/12/12/12/12/1b10/12 s 0 1";
+
+#[test]
+fn a_mating_last_move_is_counted_by_perft_divide_and_the_naive_generator() {
+    let g = Dragonchess::from_position(&Options::default(), MATE_IN_ONE).unwrap();
+    assert_eq!(perft(&g, 1), 29);
+    assert_eq!(Naive::from_game(&g).perft(1), 29);
+    let rows = divide(&g, 1, |_, _| {});
+    assert_eq!(rows.len(), 29);
+    let mut mates = Vec::new();
+    for (m, (text, n)) in g.actions_here().into_iter().zip(&rows) {
+        assert_eq!(*n, 1, "divide lists `{text}` with {n}");
+        let mut after = g.clone();
+        after.apply(m);
+        if after.turn() == Turn::Over {
+            mates.push(text.clone());
+        }
+        // Depth 0 is 1, also once the game is over.
+        assert_eq!(perft(&after, 0), 1, "{text}");
+        assert_eq!(Naive::from_game(&after).perft(0), 1, "{text}");
+    }
+    assert_eq!(mates.len(), 1, "exactly one move mates: {mates:?}");
+    let two: u64 = divide(&g, 2, |_, _| {}).iter().map(|r| r.1).sum();
+    assert_eq!(two, perft(&g, 2));
+    assert_eq!(Naive::from_game(&g).perft(2), perft(&g, 2));
 }

@@ -1,5 +1,5 @@
 //! Gildervaik, the three-player "jeu de dames" of the Danoks, on a triangle
-//! of 100 triangular cells (rules: `shared/rules/gildervaik.md`).
+//! of 100 triangular cells (rules: `docs/rules/reference/gildervaik.md`).
 //!
 //! Three players A, B, C start with ten pawns in their corner zones. In
 //! **conquest** mode a pawn steps to a free neighbour or jumps (in chains,

@@ -193,3 +193,48 @@ fn rotating_a_position_rotates_its_moves() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+/// Perft with the naive generator choosing every move (the engine applies
+/// them and says when the game is over). A move that ends the game counts
+/// when it is the last one: depth 0 is 1.
+fn naive_perft(g: &Gildervaik, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if g.turn() == Turn::Over {
+        return 0;
+    }
+    let n = naive::parse(&g.position());
+    naive::moves(&n, g.options())
+        .iter()
+        .map(|text| {
+            let mut child = g.clone();
+            let m = child.parse_action(text).expect("naive move parses");
+            child.apply(m);
+            naive_perft(&child, depth - 1)
+        })
+        .sum()
+}
+
+/// Every count of the perft table up to 60 000 nodes, from the naive
+/// generator (the generic checker reads the same file with the engine).
+#[test]
+fn naive_perft_matches_the_table() {
+    let mut errors = Vec::new();
+    let mut checked = 0;
+    for row in tabula_core::perft_data::parse(include_str!("data/gildervaik.perft")) {
+        let g: Gildervaik = tabula_core::perft_data::game_of(&row);
+        for &(d, want) in row.counts.iter().filter(|c| c.1 <= 60_000) {
+            checked += 1;
+            let got = naive_perft(&g, d);
+            if got != want {
+                errors.push(format!(
+                    "`{}` depth {d}: table {want}, naive {got}",
+                    row.name
+                ));
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert!(checked >= 60, "only {checked} counts checked");
+}

@@ -1,7 +1,7 @@
 //! Phylde: two armies of 37 on an 18×18 goban. A turn moves up to five
 //! soldiers, two archers, one cavalier, or the King (which stands on a
 //! point and keeps its four squares free); a King falls when four distinct
-//! enemies attack its four squares. Rules: `shared/rules/phylde.md`.
+//! enemies attack its four squares. Rules: `docs/rules/reference/phylde.md`.
 //!
 //! One `Action` is one piece action or `end`; the turn in progress is part
 //! of the position (`TurnState`), so search sees a turn as several plies of

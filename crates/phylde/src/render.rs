@@ -78,8 +78,28 @@ impl Phylde {
             }
         };
         format!(
-            "{kings}. {play}. Turns played {}, without capture {}/{}.\n",
-            self.turn_number, self.no_capture, self.options.no_capture_turns
+            "{kings}. {play}. Turns played {}; {}.\n",
+            self.turn_number,
+            self.no_capture_text()
         )
+    }
+
+    /// The no-capture count as a player reads it: completed turns only (the
+    /// position string also counts the turn in progress once it has acted),
+    /// and a warning when this turn, ending without a capture, makes the draw.
+    /// The draw is judged at the turn end, so a later capture still avoids it.
+    pub fn no_capture_text(&self) -> String {
+        let limit = self.options.no_capture_turns;
+        let acted = self.turn.count > 0;
+        // Mid-turn the count is 0 exactly when this turn has captured.
+        if acted && self.no_capture == 0 {
+            return format!("turns without capture: 0/{limit} (this turn has captured)");
+        }
+        let completed = self.no_capture - u16::from(acted);
+        let mut t = format!("turns without capture: {completed}/{limit}");
+        if self.result.is_none() && completed + 1 >= limit {
+            t += " \u{2014} a draw if this turn ends without a capture";
+        }
+        t
     }
 }

@@ -8,7 +8,7 @@ use phylde::{Action, Kind, Options, Phylde, Pt, Setup, Side, Sq};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
-use tabula_core::{Game, Outcome, Player};
+use tabula_core::{perft, Game, Outcome, Player};
 
 const N: i32 = 18;
 const DIRS: [(i32, i32); 8] = [
@@ -403,9 +403,11 @@ fn naive_and_fast_generators_agree_in_random_games() {
 }
 
 /// Perft with the naive generator (the engine still applies the actions).
+/// Depth 0 is 1 even once the game is over: an action that ends the game
+/// counts when it is the last of the sequence.
 fn naive_perft(g: &Phylde, depth: u32) -> u64 {
     if depth == 0 {
-        return u64::from(g.outcome().is_none());
+        return 1;
     }
     let acts = naive_actions(g);
     if depth == 1 {
@@ -418,6 +420,34 @@ fn naive_perft(g: &Phylde, depth: u32) -> u64 {
             naive_perft(&child, depth - 1)
         })
         .sum()
+}
+
+#[test]
+fn naive_perft_agrees_at_the_end_of_random_games() {
+    // The last actions of a game end it: both generators count them as the
+    // last step of a sequence, and depth 0 of a finished game is 1.
+    let mut rng = SmallRng::seed_from_u64(13);
+    for _ in 0..6 {
+        let mut g = Phylde::new_game(&Options::default()).unwrap();
+        let mut trail = Vec::new();
+        while g.outcome().is_none() {
+            trail.push(g.clone());
+            let acts = g.actions_here();
+            g.apply(acts[rng.gen_range(0..acts.len())]);
+        }
+        trail.push(g);
+        for (back, state) in trail.iter().rev().take(3).enumerate() {
+            for d in 0..=2 {
+                assert_eq!(
+                    naive_perft(state, d),
+                    perft(state, d),
+                    "{} steps before the end, depth {d}: {}",
+                    back,
+                    state.position()
+                );
+            }
+        }
+    }
 }
 
 fn check_table_naively(max_depth: u32) {

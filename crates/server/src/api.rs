@@ -4,6 +4,7 @@
 //! `docs/api.md` documents every endpoint with an example.
 
 use crate::app::App;
+use crate::assets::RulesPage as Doc;
 use crate::error::ApiError;
 use crate::protocol::{
     Catalog, Created, Done, DrawRequest, GameId, GameView, Hint, ImportGame, JoinRequest,
@@ -27,6 +28,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/catalog", get(catalog))
         .route("/api/rules/{game}", get(rules))
+        .route("/api/rules/{game}/reference", get(reference))
         .route("/api/games", get(list).post(create))
         .route("/api/games/import", post(import))
         .route("/api/games/{id}", get(snapshot))
@@ -56,16 +58,39 @@ async fn catalog(State(app): State<Arc<App>>) -> Json<Catalog> {
     Json(app.catalog())
 }
 
+/// A game's rules page for players; `reference` names the conventions
+/// every game shares.
 async fn rules(State(app): State<Arc<App>>, Path(game): Path<String>) -> Answer<RulesPage> {
+    if game == "reference" {
+        let html = assets::rules_html(Doc::Conventions)
+            .ok_or_else(|| ApiError::not_found("the rules reference is missing"))?;
+        return Ok(Json(RulesPage {
+            game: None,
+            title: "The rules Tabula plays".into(),
+            html,
+        }));
+    }
     let entry = app.registry.entry(&game)?;
-    let html = assets::rules_html(entry.name).unwrap_or_else(|| {
+    let html = assets::rules_html(Doc::Players(entry.name)).unwrap_or_else(|| {
         format!(
             "<p>The rules of {} are not written up yet.</p>",
             entry.title
         )
     });
     Ok(Json(RulesPage {
-        game: entry.name.to_string(),
+        game: Some(entry.name.to_string()),
+        title: entry.title.to_string(),
+        html,
+    }))
+}
+
+/// A game's full rules reference (the spec the engine implements).
+async fn reference(State(app): State<Arc<App>>, Path(game): Path<String>) -> Answer<RulesPage> {
+    let entry = app.registry.entry(&game)?;
+    let html = assets::rules_html(Doc::Reference(entry.name))
+        .ok_or_else(|| ApiError::not_found(format!("no rules reference for {}", entry.title)))?;
+    Ok(Json(RulesPage {
+        game: Some(entry.name.to_string()),
         title: entry.title.to_string(),
         html,
     }))

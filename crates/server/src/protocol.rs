@@ -160,10 +160,11 @@ pub struct Hint {
     pub ranked: Vec<(String, f32)>,
 }
 
-/// `GET /api/rules/{game}`.
+/// `GET /api/rules/{game}` and `GET /api/rules/{game}/reference`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RulesPage {
-    pub game: String,
+    /// `null` for the conventions every game shares.
+    pub game: Option<String>,
     pub title: String,
     pub html: String,
 }

@@ -396,6 +396,41 @@ async fn serves_the_ui_and_the_rules() {
             entry.name
         );
     }
+    // The full reference of each game, and the conventions they share; the
+    // players' pages link to them as app routes, never outside the repository.
+    for entry in tabula_games::registry().entries() {
+        let page = srv.get(&format!("/api/rules/{}", entry.name)).await;
+        let html = page["html"].as_str().unwrap_or("");
+        let route = format!("href=\"#/rules/{}/reference\"", entry.name);
+        assert!(
+            html.contains(&route),
+            "{}: no link to its reference",
+            entry.name
+        );
+        // Every link is an app route or a web address: nothing outside the repository.
+        for href in html.split("href=\"").skip(1) {
+            assert!(
+                href.starts_with("#/") || href.starts_with("https://"),
+                "{}: link {}",
+                entry.name,
+                &href[..href.find('"').unwrap_or(href.len())]
+            );
+        }
+        let reference = srv
+            .get(&format!("/api/rules/{}/reference", entry.name))
+            .await;
+        assert!(
+            reference["html"].as_str().unwrap_or("").contains("<h2"),
+            "{}",
+            entry.name
+        );
+    }
+    let conventions = srv.get("/api/rules/reference").await;
+    assert!(conventions["html"].as_str().unwrap_or("").contains("Perft"));
+    let (st, _) = srv
+        .call("GET", "/api/rules/chess/reference", Value::Null)
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
     let (st, _) = srv.call("GET", "/api/rules/chess", Value::Null).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     let _ = std::fs::remove_file(&db);

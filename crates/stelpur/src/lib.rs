@@ -1,5 +1,5 @@
 //! Ad Elta Stelpur ("chasing the girls"), the Icelandic dice chase on a 2x12
-//! board, as `shared/rules/stelpur.md` specifies it, with the presets `seed`
+//! board, as `docs/rules/reference/stelpur.md` specifies it, with the presets `seed`
 //! (default), `tablesites` and `ludii` and every option of its §11.
 //!
 //! One action is one die-use (`6:6-12`); a roll of the two dice is a chance

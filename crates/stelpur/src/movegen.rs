@@ -5,7 +5,7 @@
 //! The R5 look-ahead is a depth-first search over at most eight values that
 //! stops as soon as a line uses every value.
 
-use crate::board::{backward, cells, forward, single, Cell, CORNERS};
+use crate::board::{backward, cells, forward, single, Cell, CORNERS, FULL};
 use crate::dice::{Left, Roll};
 use crate::options::{Between, ForcedPlay, Options, OwnLanding, Protection};
 
@@ -130,6 +130,17 @@ fn corner_steps(value: u8) -> u8 {
     }
 }
 
+/// The cells from which a last pawn may take a corner step: any cell, but
+/// with `last_pawn_normal_moves` only a rune corner (a last pawn on a plain
+/// cell then makes the normal step only, as Ludii plays it; §11).
+fn corner_steppers(r: &RollRules) -> u32 {
+    if r.o.last_pawn_normal_moves {
+        CORNERS
+    } else {
+        FULL
+    }
+}
+
 /// Where a normal step of `d` from `from` ends under a bump: the first empty
 /// cell from `from + d` on (one always exists within 12 cells).
 fn bump_target(from: Cell, d: u8, occupied: u32) -> Cell {
@@ -171,9 +182,12 @@ pub fn any_use(node: &Node, r: &RollRules) -> bool {
         let Some(movable) = movable(node, r, v) else {
             return false;
         };
-        if r.last_pawn {
-            // A lone pawn's corner step never meets an own or protected pawn (§5).
-            return movable != 0;
+        // A lone pawn's corner step never meets an own or protected pawn (§5).
+        if r.last_pawn && movable & corner_steppers(r) != 0 {
+            return true;
+        }
+        if r.last_pawn && !r.o.last_pawn_normal_moves {
+            return false;
         }
         let landing = forward(normal_movers(node, r, v, movable), v);
         landing & !node.mine & !prot != 0
@@ -200,7 +214,7 @@ fn each_use(node: &Node, r: &RollRules, mut emit: impl FnMut(Use)) {
         // Cells already reached by a corner step, so a normal step there is no new use.
         let mut corner_targets = 0;
         if r.last_pawn {
-            for from in cells(movable) {
+            for from in cells(movable & corner_steppers(r)) {
                 let to = from.corner_ahead(corner_steps(v));
                 if (node.mine | prot) & to.bit() == 0 {
                     emit(Use { die: v, from, to });

@@ -1,4 +1,4 @@
-//! The position string (`shared/rules/README.md`, spec §7):
+//! The position string (`docs/rules/reference/README.md`, spec §7):
 //!
 //! ```text
 //! <p1 cells>/<p2 cells> <to move: 1|2> <dice> <rolls without capture> [<turn>]

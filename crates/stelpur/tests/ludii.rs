@@ -1,6 +1,7 @@
 //! The `ludii` preset plays what Ludii's game file plays (spec §9, §11):
 //! sixes counted twice, doubled doubles, the first-turn rule, no protection,
-//! stepwise play, last pawn with normal and corner moves, literal re-rolls.
+//! stepwise play, last pawn with normal moves (and corner moves from a corner),
+//! literal re-rolls.
 
 mod common;
 use common::*;
@@ -63,12 +64,39 @@ fn no_protection_and_stepwise_play() {
 }
 
 #[test]
-fn last_pawn_has_normal_and_corner_moves() {
+fn last_pawn_on_a_plain_cell_has_the_normal_step_only() {
+    // §11: from a plain cell (9) no corner step, as Ludii's file plays.
     let mut g = game(LUDII, "9/13,18,22 1 - 0 2");
     play(&mut g, &["6-1"]);
-    assert_eq!(firsts(&g), ["1:9-10", "1:9-12", "6:9-15", "6:9x13"]);
+    assert_eq!(firsts(&g), ["1:9-10", "6:9-15"]);
     let mut g = game(LUDII, "9/13,18,22 1 - 0 2");
     play(&mut g, &["1-1"]);
-    // 2 = two corners (9 -> 12 -> 13) or two cells.
-    assert_eq!(firsts(&g), ["2:9-11", "2:9x13"]);
+    assert_eq!(firsts(&g), ["2:9-11"]);
+}
+
+#[test]
+fn last_pawn_on_a_corner_has_the_corner_and_the_normal_step() {
+    // From corner 7: a 1 goes to 8 (cell) or 12 (next corner); a 6 gives
+    // 13 either way, counted once.
+    let mut g = game(LUDII, "7/13,18,22 1 - 0 2");
+    play(&mut g, &["6-1"]);
+    assert_eq!(firsts(&g), ["1:7-12", "1:7-8", "6:7x13"]);
+    // 2 = two corners (7 -> 12 -> 13) or two cells.
+    let mut g = game(LUDII, "7/13,18,22 1 - 0 2");
+    play(&mut g, &["1-1"]);
+    assert_eq!(firsts(&g), ["2:7-9", "2:7x13"]);
+    // After a normal step to a plain cell, the next value steps normally.
+    let mut g = game(LUDII, "7/13,18,22 1 - 0 2");
+    play(&mut g, &["6-1", "1:7-8"]);
+    assert_eq!(firsts(&g), ["6:8-14"]);
+}
+
+#[test]
+fn without_the_option_a_last_pawn_on_a_plain_cell_steps_to_a_corner() {
+    let mut g = game("stelpur(last_doubles=move11_66)", "9/13,18,22 1 - 0 2");
+    play(&mut g, &["6-1"]);
+    assert_eq!(firsts(&g), ["1:9-12", "6:9x13"]);
+    let mut g = game("stelpur(last_pawn_normal_moves)", "9/13,18,22 1 - 0 2");
+    play(&mut g, &["6-1"]);
+    assert_eq!(firsts(&g), ["1:9-10", "6:9-15"]);
 }

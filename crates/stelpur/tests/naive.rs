@@ -4,7 +4,7 @@
 //! end of roll, same next player and same no-capture counter.
 
 mod common;
-use common::game;
+use common::{game, play};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
@@ -112,7 +112,8 @@ impl Naive {
                 if self.board[f] != self.mover || self.pin.is_some_and(|p| p != f) {
                     continue;
                 }
-                if last {
+                // With `normal_last`, the corner step is only from a corner (§11).
+                if last && (!r.normal_last || CORNER_CELLS.contains(&f)) {
                     let k = match v {
                         6 => 2,
                         12 => 4,
@@ -130,9 +131,9 @@ impl Naive {
                     {
                         out.insert((v, f, t));
                     }
-                    if !r.normal_last {
-                        continue;
-                    }
+                }
+                if last && !r.normal_last {
+                    continue;
                 }
                 if r.first_turn
                     && self.turn == 1
@@ -455,5 +456,78 @@ fn naive_generator_agrees_on_random_games() {
     for (i, spec) in SPECS.iter().enumerate() {
         let n = compare(spec, 40, 100 + i as u64);
         assert!(n > 200, "{spec}: only {n} decision nodes compared");
+    }
+}
+
+/// Perft with the naive rules choosing every step: the 21 rolls at a chance
+/// node, the naive legal uses (and `pass` under `forced_play=free` once a
+/// value is used) at a decision node; the engine only applies them. A use
+/// that ends the game counts when it is the last step (depth 0 is 1).
+fn naive_perft(r: &Rules, g: &Stelpur, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let texts: Vec<String> = match g.turn() {
+        Turn::Over => return 0,
+        Turn::Chance => (1..=6)
+            .flat_map(|hi| (1..=hi).map(move |lo| format!("{hi}-{lo}")))
+            .collect(),
+        Turn::Player(_) => {
+            let (n, _) = naive_of(&g.position());
+            let given = roll_values(r, n.roll.0, n.roll.1, n.count(n.mover) == 1);
+            let mut t: Vec<String> = n
+                .legal(r)
+                .into_iter()
+                .map(|(v, f, to)| {
+                    let sep = if n.board[to] == n.enemy() { 'x' } else { '-' };
+                    format!("{v}:{f}{sep}{to}")
+                })
+                .collect();
+            if r.forced == "Free" && n.vals.len() < given.len() {
+                t.push("pass".into());
+            }
+            t
+        }
+    };
+    texts
+        .iter()
+        .map(|t| {
+            let mut child = g.clone();
+            play(&mut child, &[t]);
+            naive_perft(r, &child, depth - 1)
+        })
+        .sum()
+}
+
+/// Every count of the perft table, up to depth 3, from the naive rules.
+#[test]
+fn naive_perft_matches_the_table() {
+    let table = include_str!("data/stelpur.perft");
+    let mut errors = Vec::new();
+    for row in tabula_core::perft_data::parse(table) {
+        let g: Stelpur = tabula_core::perft_data::game_of(&row);
+        let r = rules(&row.spec);
+        for &(d, n) in row.counts.iter().filter(|c| c.0 <= 3) {
+            let got = naive_perft(&r, &g, d);
+            if got != n {
+                errors.push(format!("`{}` depth {d}: table {n}, naive {got}", row.name));
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// Prints naive counts to depth 4 (to regenerate the table independently):
+/// `cargo test --release -p tabula-stelpur --test naive -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_naive_perft_rows() {
+    for row in tabula_core::perft_data::parse(include_str!("data/stelpur.perft")) {
+        let g: Stelpur = tabula_core::perft_data::game_of(&row);
+        let r = rules(&row.spec);
+        let counts: Vec<String> = (1..=4)
+            .map(|d| format!("{d}:{}", naive_perft(&r, &g, d)))
+            .collect();
+        println!("{}: {}", row.name, counts.join(" "));
     }
 }

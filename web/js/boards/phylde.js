@@ -15,12 +15,26 @@ function sq(name) {
   return [FILES.indexOf(name[0]), Number(name.slice(1)) - 1];
 }
 
+/**
+ * The no-capture count as players read it, worded as `tabula play` does: completed turns only
+ * (the position string also counts the turn in progress once it has acted), and a warning when
+ * this turn, ending without a capture, makes the draw (judged at the turn end).
+ */
+export function noCaptureText(model, spec) {
+  const limit = Number(/no_capture_turns=(\d+)/i.exec(spec)?.[1] ?? 100);
+  const acted = model.turnCount > 0;
+  if (acted && model.noCapture === 0) return `turns without capture: 0/${limit} (this turn has captured)`;
+  const completed = model.noCapture - (acted ? 1 : 0);
+  const warn = !model.drawn && completed + 1 >= limit ? ' \u2014 a draw if this turn ends without a capture' : '';
+  return `turns without capture: ${completed}/${limit}${warn}`;
+}
+
 export default {
   /** Small squares on a phone: the page offers a zoomed, scrollable board. */
   zoomable: true,
 
   parse(fen) {
-    const [board = '', side = 'S', turn = '-'] = fen.split(' ');
+    const [board = '', side = 'S', turn = '-', noCapture = '0', , last] = fen.split(' ');
     const pieces = new Map();
     const kings = [];
     board.split('/').forEach((rank, i) => {
@@ -38,7 +52,11 @@ export default {
     const acted = new Set();
     const t = /^([SACR])(\d):(.*)$/.exec(turn);
     if (t) t[3].split(',').filter(Boolean).forEach((s) => acted.add(s));
-    return { pieces, kings, toMove: side === 'N' ? 1 : 0, acted, turnKind: t ? t[1] : null, turnCount: t ? Number(t[2]) : 0 };
+    return {
+      pieces, kings, toMove: side === 'N' ? 1 : 0, acted,
+      turnKind: t ? t[1] : null, turnCount: t ? Number(t[2]) : 0,
+      noCapture: Number(noCapture) || 0, drawn: last === 'draw',
+    };
   },
 
   locate(action) {
@@ -91,10 +109,11 @@ export default {
     return out + '</svg>';
   },
 
-  extra(model) {
-    if (!model.turnKind) return '';
+  extra(model, spec = '') {
+    const count = `<span>${noCaptureText(model, spec)}</span>`;
+    if (!model.turnKind) return count;
     const limit = { S: 5, A: 2, C: 1, R: 1 }[model.turnKind];
     const name = { S: 'soldiers', A: 'archers', C: 'cavalier', R: 'King' }[model.turnKind];
-    return `<span>This turn: ${name}, ${model.turnCount} of ${limit} actions</span>`;
+    return `<span>This turn: ${name}, ${model.turnCount} of ${limit} actions</span> ${count}`;
   },
 };

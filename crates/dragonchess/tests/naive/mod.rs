@@ -436,7 +436,12 @@ impl Naive {
             .collect()
     }
 
+    /// Sequences of exactly `depth` moves; a move that ends the game counts
+    /// when it is the last one (none follow it: `legal` is then empty).
     pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
         let moves = self.legal();
         if depth == 1 {
             return moves.len() as u64;
