@@ -42,6 +42,8 @@ async function newPage(kind) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // A string missing from web/locales/en.json warns (and shows its key).
+  page.on('console', (m) => { if (m.type() === 'warning' && m.text().startsWith('i18n:')) errors.push(m.text()); });
   return { context, page, errors };
 }
 
@@ -132,6 +134,60 @@ for (const g of catalog.games) {
     });
   }
 }
+
+test('the new-game page builds every option control from its kind, and the spec follows them', async () => {
+  const { context, page, errors } = await newPage('desktop');
+  for (const g of catalog.games) {
+    await page.goto(`${BASE}/#/new/${g.name}`);
+    await page.waitForSelector('#start');
+    for (const o of g.options) {
+      const el = page.locator(`#opt-${o.key}`);
+      const [tag, type] = await el.evaluate((e) => [e.tagName.toLowerCase(), e.type]);
+      const k = o.kind;
+      if (k.type === 'bool') {
+        assert.equal(type, 'checkbox', o.key);
+        assert.equal(await el.isChecked(), o.default === 'true', o.key);
+      } else if (k.type === 'choice') {
+        assert.equal(tag, 'select', o.key);
+        assert.deepEqual(await el.locator('option').evaluateAll((os) => os.map((x) => x.value)), k.choices, o.key);
+        assert.equal(await el.inputValue(), o.default, o.key);
+      } else {
+        assert.equal(type, 'number', o.key);
+        assert.equal(await el.getAttribute('min'), String(k.min), o.key);
+        assert.equal(await el.getAttribute('max'), String(k.max), o.key);
+        assert.equal(await page.locator(`[data-none="${o.key}"]`).count(), k.type === 'int_or_none' ? 1 : 0, o.key);
+      }
+    }
+  }
+  // One option of each kind changed: the game's spec carries them.
+  const g = catalog.games.find((x) => ['bool', 'choice', 'int', 'int_or_none'].every((k) => x.options.some((o) => o.kind.type === k)));
+  if (g) {
+    const pick = (k) => g.options.find((o) => o.kind.type === k);
+    await page.goto(`${BASE}/#/new/${g.name}`);
+    await page.waitForSelector('#start');
+    await page.click('.newgame details summary');
+    const flag = pick('bool');
+    await page.locator(`#opt-${flag.key}`).setChecked(flag.default !== 'true');
+    const choice = pick('choice');
+    const other = choice.kind.choices.find((c) => c !== choice.default);
+    await page.selectOption(`#opt-${choice.key}`, other);
+    const int = pick('int');
+    const n = int.kind.min === Number(int.default) ? int.kind.min + 1 : int.kind.min;
+    await page.fill(`#opt-${int.key}`, String(n));
+    const none = pick('int_or_none');
+    await page.locator(`[data-none="${none.key}"]`).setChecked(true);
+    assert.ok(await page.locator(`#opt-${none.key}`).isDisabled());
+    await page.click('#start');
+    await page.waitForSelector('.game svg.board');
+    const id = page.url().split('/').pop();
+    const spec = (await (await fetch(`${BASE}/api/games/${id}`)).json()).spec;
+    for (const want of [`${flag.key}=${flag.default !== 'true'}`, `${choice.key}=${other}`, `${int.key}=${n}`, `${none.key}=none`]) {
+      assert.ok(spec.includes(want), `${spec} has ${want}`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('keyboard, drag, take-back, resign and rematch (desktop)', async () => {
   const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games[0];
