@@ -189,6 +189,33 @@ test('the new-game page builds every option control from its kind, and the spec 
   await context.close();
 });
 
+test('check and mate come from the history flags, not from the move text', { skip: !catalog.games.some((x) => x.name === 'dragonchess') }, async () => {
+  // Gold's Oliphant gives check along the Ground's top rank: `O2a1-2a8+`.
+  const position = '12/12/12/12/12/12/12/12|4k7/12/12/12/12/12/12/O3K7|12/12/12/12/12/12/12/12 g 0 1';
+  const post = async (url, body) => (await fetch(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const created = await post('/api/games', { spec: 'dragonchess', position });
+  await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'O2a1-2a8' });
+  // The page is shown the same move with each setting of the flags.
+  for (const [check, mate, text] of [[false, false, null], [true, false, 'Check!'], [true, true, 'Checkmate!']]) {
+    const { context, page, errors } = await newPage('desktop');
+    await page.routeWebSocket(/\/ws$/, () => {}); // silent: the page keeps the snapshot below
+    await page.route(`**/api/games/${created.id}`, async (route) => {
+      const response = await route.fetch();
+      const view = await response.json();
+      assert.match(view.history[0].text, /\+$/);
+      Object.assign(view.history[0], { check, mate });
+      await route.fulfill({ response, json: view });
+    });
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game[data-ply="1"] svg.board');
+    assert.equal(await page.locator('.extra .check').count(), text ? 1 : 0, `check ${check}`);
+    if (text) assert.equal(await page.textContent('.extra .check'), text);
+    assert.equal(await page.locator('.cell.incheck').count(), check ? 1 : 0, `check ${check}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
 test('keyboard, drag, take-back, resign and rematch (desktop)', async () => {
   const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games[0];
   const { context, page, errors } = await newPage('desktop');

@@ -296,7 +296,7 @@ export class GamePage {
   render() {
     if (!this.g) return;
     const f = this.frame();
-    this.showTurn(f);
+    this.tagSection(f);
     this.showBoard(f);
     this.showUnderBoard(f);
     this.showPlayers(f);
@@ -307,7 +307,7 @@ export class GamePage {
   }
 
   /** Data attributes for styles and tests: the game, whose turn, the ply. */
-  showTurn({ g, s, n, myTurn }) {
+  tagSection({ g, s, n, myTurn }) {
     const section = this.el('.game');
     section.dataset.game = g.game;
     section.dataset.turn = s.result ? 'over' : myTurn ? 'mine' : 'other';

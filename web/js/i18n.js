@@ -31,9 +31,17 @@ export function preferredLanguage() {
   return FALLBACK;
 }
 
-/** Load the strings once, before the first page is drawn. */
+/**
+ * Load the strings once, before the first page is drawn. Without the
+ * English file the pages still work, showing keys (and the error).
+ */
 export async function initI18n(code = preferredLanguage()) {
-  const fallback = await fetchTable(FALLBACK);
+  let fallback = {};
+  try {
+    fallback = await fetchTable(FALLBACK);
+  } catch (err) {
+    console.error(`i18n: ${err.message}`);
+  }
   tables = [fallback];
   lang = FALLBACK;
   if (code !== FALLBACK && LANGUAGES.includes(code)) {
