@@ -216,6 +216,23 @@ test('check and mate come from the history flags, not from the move text', { ski
   }
 });
 
+test('a special action is a button named by its board module (Phylde: end)', { skip: !catalog.games.some((x) => x.name === 'phylde') }, async () => {
+  const post = async (url, body) => (await fetch(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const created = await post('/api/games', { spec: 'phylde' });
+  const view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  const token = created.tokens[0].token;
+  // One step of a soldier (the front row, rank 5) starts a turn that may end early.
+  await post(`/api/games/${created.id}/move`, { token, action: view.state.legal.find((a) => /^[a-r]5-[a-r]6$/.test(a)) });
+  const { context, page, errors } = await newPage('desktop');
+  await page.goto(`${BASE}/#/game/${created.id}?t=${token}`);
+  await page.waitForSelector('.game[data-turn="mine"]');
+  assert.equal(await page.textContent('.buttons button[data-action="end"]'), 'End turn');
+  await page.click('.buttons button[data-action="end"]');
+  await page.waitForSelector('.game[data-ply="2"]');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('keyboard, drag, take-back, resign and rematch (desktop)', async () => {
   const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games[0];
   const { context, page, errors } = await newPage('desktop');
