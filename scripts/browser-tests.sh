@@ -3,12 +3,16 @@
 # needed, starts `tabula serve` on a free loopback port with a fresh
 # database, plays every registered game by clicking (desktop and phone
 # viewports; screenshots in web-tests/screenshots/), then stops the server.
+# First, without a browser: every string key of the app is in en.json.
 #
 #   scripts/browser-tests.sh            # builds the `tabula` binary (test profile)
 #   TABULA_BIN=path/to/tabula scripts/browser-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
+
+# Every string key of the app exists in web/locales/en.json (node only).
+node --test web-tests/i18n.test.mjs
 
 scripts/install-test-deps.sh
 

@@ -42,6 +42,8 @@ async function newPage(kind) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // A string missing from web/locales/en.json warns (and shows its key).
+  page.on('console', (m) => { if (m.type() === 'warning' && m.text().startsWith('i18n:')) errors.push(m.text()); });
   return { context, page, errors };
 }
 
@@ -136,6 +138,104 @@ for (const g of catalog.games) {
     });
   }
 }
+
+test('the new-game page builds every option control from its kind, and the spec follows them', async () => {
+  const { context, page, errors } = await newPage('desktop');
+  for (const g of catalog.games) {
+    await page.goto(`${BASE}/#/new/${g.name}`);
+    await page.waitForSelector('#start');
+    for (const o of g.options) {
+      const el = page.locator(`#opt-${o.key}`);
+      const [tag, type] = await el.evaluate((e) => [e.tagName.toLowerCase(), e.type]);
+      const k = o.kind;
+      if (k.type === 'bool') {
+        assert.equal(type, 'checkbox', o.key);
+        assert.equal(await el.isChecked(), o.default === 'true', o.key);
+      } else if (k.type === 'choice') {
+        assert.equal(tag, 'select', o.key);
+        assert.deepEqual(await el.locator('option').evaluateAll((os) => os.map((x) => x.value)), k.choices, o.key);
+        assert.equal(await el.inputValue(), o.default, o.key);
+      } else {
+        assert.equal(type, 'number', o.key);
+        assert.equal(await el.getAttribute('min'), String(k.min), o.key);
+        assert.equal(await el.getAttribute('max'), String(k.max), o.key);
+        assert.equal(await page.locator(`[data-none="${o.key}"]`).count(), k.type === 'int_or_none' ? 1 : 0, o.key);
+      }
+    }
+  }
+  // One option of each kind changed: the game's spec carries them.
+  const g = catalog.games.find((x) => ['bool', 'choice', 'int', 'int_or_none'].every((k) => x.options.some((o) => o.kind.type === k)));
+  if (g) {
+    const pick = (k) => g.options.find((o) => o.kind.type === k);
+    await page.goto(`${BASE}/#/new/${g.name}`);
+    await page.waitForSelector('#start');
+    await page.click('.newgame details summary');
+    const flag = pick('bool');
+    await page.locator(`#opt-${flag.key}`).setChecked(flag.default !== 'true');
+    const choice = pick('choice');
+    const other = choice.kind.choices.find((c) => c !== choice.default);
+    await page.selectOption(`#opt-${choice.key}`, other);
+    const int = pick('int');
+    const n = int.kind.min === Number(int.default) ? int.kind.min + 1 : int.kind.min;
+    await page.fill(`#opt-${int.key}`, String(n));
+    const none = pick('int_or_none');
+    await page.locator(`[data-none="${none.key}"]`).setChecked(true);
+    assert.ok(await page.locator(`#opt-${none.key}`).isDisabled());
+    await page.click('#start');
+    await page.waitForSelector('.game svg.board');
+    const id = page.url().split('/').pop();
+    const spec = (await (await fetch(`${BASE}/api/games/${id}`)).json()).spec;
+    for (const want of [`${flag.key}=${flag.default !== 'true'}`, `${choice.key}=${other}`, `${int.key}=${n}`, `${none.key}=none`]) {
+      assert.ok(spec.includes(want), `${spec} has ${want}`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('check and mate come from the history flags, not from the move text', { skip: !catalog.games.some((x) => x.name === 'dragonchess') }, async () => {
+  // Gold's Oliphant gives check along the Ground's top rank: `O2a1-2a8+`.
+  const position = '12/12/12/12/12/12/12/12|4k7/12/12/12/12/12/12/O3K7|12/12/12/12/12/12/12/12 g 0 1';
+  const post = async (url, body) => (await fetch(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const created = await post('/api/games', { spec: 'dragonchess', position });
+  await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'O2a1-2a8' });
+  // The page is shown the same move with each setting of the flags.
+  for (const [check, mate, text] of [[false, false, null], [true, false, 'Check!'], [true, true, 'Checkmate!']]) {
+    const { context, page, errors } = await newPage('desktop');
+    await page.routeWebSocket(/\/ws$/, () => {}); // silent: the page keeps the snapshot below
+    await page.route(`**/api/games/${created.id}`, async (route) => {
+      const response = await route.fetch();
+      const view = await response.json();
+      assert.match(view.history[0].text, /\+$/);
+      Object.assign(view.history[0], { check, mate });
+      await route.fulfill({ response, json: view });
+    });
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game[data-ply="1"] svg.board');
+    assert.equal(await page.locator('.extra .check').count(), text ? 1 : 0, `check ${check}`);
+    if (text) assert.equal(await page.textContent('.extra .check'), text);
+    assert.equal(await page.locator('.cell.incheck').count(), check ? 1 : 0, `check ${check}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('a special action is a button named by its board module (Phylde: end)', { skip: !catalog.games.some((x) => x.name === 'phylde') }, async () => {
+  const post = async (url, body) => (await fetch(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const created = await post('/api/games', { spec: 'phylde' });
+  const view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  const token = created.tokens[0].token;
+  // One step of a soldier (the front row, rank 5) starts a turn that may end early.
+  await post(`/api/games/${created.id}/move`, { token, action: view.state.legal.find((a) => /^[a-r]5-[a-r]6$/.test(a)) });
+  const { context, page, errors } = await newPage('desktop');
+  await page.goto(`${BASE}/#/game/${created.id}?t=${token}`);
+  await page.waitForSelector('.game[data-turn="mine"]');
+  assert.equal(await page.textContent('.buttons button[data-action="end"]'), 'End turn');
+  await page.click('.buttons button[data-action="end"]');
+  await page.waitForSelector('.game[data-ply="2"]');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('keyboard, drag, take-back, resign and rematch (desktop)', async () => {
   const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games[0];

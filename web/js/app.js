@@ -7,18 +7,21 @@ import { api, knownGames, playerName, setPlayerName, rememberSeat } from './api.
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
 import { GamePage } from './game.js';
-import { esc } from './util.js';
+import { esc, levelLabel } from './util.js';
+import { t, initI18n, translateStatic } from './i18n.js';
 
 const main = document.getElementById('app');
+/** The AI level offered first: the server's default for a seat without one. */
+const DEFAULT_LEVEL = 'level3';
 let catalog = null;
 let page = null;
 
 function toast(text, bad = false) {
-  const t = document.getElementById('toast');
-  t.textContent = text;
-  t.className = bad ? 'show bad' : 'show';
+  const box = document.getElementById('toast');
+  box.textContent = text;
+  box.className = bad ? 'show bad' : 'show';
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.className = ''; }, 3500);
+  toast.timer = setTimeout(() => { box.className = ''; }, 3500);
 }
 
 async function getCatalog() {
@@ -36,31 +39,31 @@ async function home() {
   const cat = await getCatalog();
   const cards = cat.games.map((g) => `
     <article class="card">
-      <a class="pic" href="#/new/${g.name}" aria-label="New game of ${esc(g.title)}">${thumbnail(g)}</a>
+      <a class="pic" href="#/new/${g.name}" aria-label="${esc(t('home.newGameOf', { game: g.title }))}">${thumbnail(g)}</a>
       <h2>${esc(g.title)}</h2>
       <p>${esc(g.description)}</p>
-      <p class="muted">${g.players} players: ${g.sides.map(esc).join(', ')}</p>
+      <p class="muted">${esc(t('home.players', { count: g.players, sides: g.sides.join(', ') }))}</p>
       <div class="row">
-        <a class="button" href="#/new/${g.name}">New game</a>
-        <a class="button ghost" href="#/rules/${g.name}">Rules</a>
+        <a class="button" href="#/new/${g.name}">${esc(t('home.newGame'))}</a>
+        <a class="button ghost" href="#/rules/${g.name}">${esc(t('home.rules'))}</a>
       </div>
     </article>`).join('');
   main.innerHTML = `
     <section class="intro">
-      <h1>Play</h1>
-      <label class="name">Your name <input id="myname" maxlength="32" autocomplete="nickname" value="${esc(playerName())}" placeholder="Player"></label>
+      <h1>${esc(t('home.title'))}</h1>
+      <label class="name">${esc(t('home.yourName'))} <input id="myname" maxlength="32" autocomplete="nickname" value="${esc(playerName())}" placeholder="${esc(t('home.namePlaceholder'))}"></label>
     </section>
-    <section class="cards">${cards || '<p>No games are registered yet.</p>'}</section>
+    <section class="cards">${cards || `<p>${esc(t('home.noGames'))}</p>`}</section>
     <section>
-      <h2>Games in progress</h2>
-      <div id="games" class="list muted">Loading…</div>
+      <h2>${esc(t('home.inProgress'))}</h2>
+      <div id="games" class="list muted">${esc(t('app.loading'))}</div>
       <details class="import">
-        <summary>Import a record file</summary>
+        <summary>${esc(t('import.title'))}</summary>
         <form id="import">
           <input type="file" id="recfile" accept=".txt,text/plain">
           <textarea id="rectext" rows="6" placeholder="[Tabula record]&#10;game: ..."></textarea>
-          <label>Other seats <select id="impseats"><option value="human">people on this browser</option><option value="ai">the AI (level 3)</option></select></label>
-          <button type="submit">Continue this game</button>
+          <label>${esc(t('import.otherSeats'))} <select id="impseats"><option value="human">${esc(t('import.people'))}</option><option value="ai">${esc(t('import.ai'))}</option></select></label>
+          <button type="submit">${esc(t('import.submit'))}</button>
         </form>
       </details>
     </section>`;
@@ -76,9 +79,9 @@ async function home() {
       const ai = document.getElementById('impseats').value === 'ai';
       const probe = /game:\s*([a-z]+)/.exec(record);
       const info = cat.games.find((g) => probe && g.name === probe[1]);
-      const seats = info ? Array.from({ length: info.players }, (_, i) => (i > 0 && ai ? { type: 'ai', level: 'level3' } : { type: 'human' })) : [];
+      const seats = info ? Array.from({ length: info.players }, (_, i) => (i > 0 && ai ? { type: 'ai' } : { type: 'human' })) : [];
       const res = await api('/api/games/import', { record, seats });
-      res.tokens.forEach((t) => rememberSeat(res.id, t.seat, t.token));
+      res.tokens.forEach((s) => rememberSeat(res.id, s.seat, s.token));
       location.hash = `#/game/${res.id}`;
     } catch (err) { toast(err.message, true); }
   });
@@ -91,47 +94,69 @@ async function home() {
     <a class="gamerow" href="#/game/${g.id}">
       <strong>${esc(g.title)}</strong>
       <span>${g.players.map((p) => esc(p.name)).join(' · ')}</span>
-      <span class="muted">${g.over ? `over (${esc(g.result)})` : `ply ${g.ply}`}${mine.has(g.id) ? ' · yours' : ''}</span>
-    </a>`).join('') : 'No games yet: start one above.';
+      <span class="muted">${esc(g.over ? t('home.over', { result: g.result }) : t('moves.ply', { n: g.ply }))}${mine.has(g.id) ? esc(t('home.yours')) : ''}</span>
+    </a>`).join('') : esc(t('home.noGamesYet'));
+}
+
+/** The control of one rule option, built from its kind (catalog data). */
+function optionInput(o) {
+  const id = `opt-${esc(o.key)}`;
+  const key = `data-key="${esc(o.key)}"`;
+  const kind = o.kind;
+  const select = (choices) => `<select id="${id}" ${key}>${choices
+    .map((c) => `<option value="${esc(c)}"${c === o.default ? ' selected' : ''}>${esc(c)}</option>`).join('')}</select>`;
+  const number = (value, extra = '') => `<input id="${id}" ${key} type="number" step="1" min="${kind.min}" max="${kind.max}" value="${esc(value)}" required${extra}>`;
+  switch (kind.type) {
+    case 'bool': return `<input id="${id}" ${key} type="checkbox"${o.default === 'true' ? ' checked' : ''}>`;
+    case 'choice': return select(kind.choices);
+    case 'int': return number(o.default);
+    case 'int_or_none': {
+      const none = o.default === 'none';
+      return `<span class="intornone">${number(none ? kind.min : o.default, none ? ' disabled' : '')}
+        <label class="none"><input type="checkbox" data-none="${esc(o.key)}"${none ? ' checked' : ''}> ${esc(t('options.none'))}</label></span>`;
+    }
+    default: return `<input id="${id}" ${key} value="${esc(o.default)}">`;
+  }
 }
 
 function optionField(o) {
-  const id = `opt-${o.key}`;
-  const values = o.values.split('|');
-  const input = o.values === 'true|false'
-    ? `<select id="${id}" data-key="${o.key}"><option${o.default === 'false' ? ' selected' : ''}>false</option><option${o.default === 'true' ? ' selected' : ''}>true</option></select>`
-    : values.length > 1 && !/\.\./.test(o.values)
-      ? `<select id="${id}" data-key="${o.key}">${values.map((v) => `<option${v === o.default ? ' selected' : ''}>${esc(v)}</option>`).join('')}</select>`
-      : `<input id="${id}" data-key="${o.key}" value="${esc(o.default)}" title="${esc(o.values)}">`;
-  return `<label title="${esc(o.help)}"><span>${esc(o.key.replaceAll('_', ' '))}</span>${input}<small>${esc(o.help)}</small></label>`;
+  return `<div class="opt" title="${esc(o.help)}"><label for="opt-${esc(o.key)}">${esc(o.key.replaceAll('_', ' '))}</label>${optionInput(o)}<small>${esc(o.help)}</small></div>`;
+}
+
+/** The value of an option's control as the spec string writes it. */
+function optionValue(form, el, o) {
+  if (o.kind.type === 'bool') return String(el.checked);
+  if (o.kind.type === 'int_or_none' && form.querySelector(`[data-none="${CSS.escape(o.key)}"]`)?.checked) return 'none';
+  return el.value.trim();
 }
 
 async function newGame(name) {
   const cat = await getCatalog();
   const g = cat.games.find((x) => x.name === name);
-  if (!g) { main.innerHTML = `<p>Unknown game ${esc(name)}.</p>`; return; }
-  const levels = cat.levels.map((l) => `<option value="${l}"${l === 'level3' ? ' selected' : ''}>${l === 'random' ? 'random moves' : l.replace('level', 'AI level ')}</option>`).join('');
+  if (!g) { main.innerHTML = `<p>${esc(t('newGame.unknown', { game: name }))}</p>`; return; }
+  const preset = cat.levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : cat.levels[0];
+  const levels = cat.levels.map((l) => `<option value="${esc(l)}"${l === preset ? ' selected' : ''}>${esc(levelLabel(l))}</option>`).join('');
   const seatRows = g.sides.map((side, i) => `
     <div class="seat">
       <span class="chip p${i}">${esc(side)}</span>
-      <select data-seat="${i}" class="seatkind" aria-label="${esc(side)} is played by">
-        <option value="me"${i === 0 ? ' selected' : ''}>me (this browser)</option>
-        <option value="ai"${i > 0 ? ' selected' : ''}>the AI</option>
-        <option value="friend">a friend (invite link)</option>
+      <select data-seat="${i}" class="seatkind" aria-label="${esc(t('newGame.playedBy', { side }))}">
+        <option value="me"${i === 0 ? ' selected' : ''}>${esc(t('newGame.me'))}</option>
+        <option value="ai"${i > 0 ? ' selected' : ''}>${esc(t('newGame.ai'))}</option>
+        <option value="friend">${esc(t('newGame.friend'))}</option>
       </select>
-      <select data-level="${i}" class="level" aria-label="AI level for ${esc(side)}">${levels}</select>
+      <select data-level="${i}" class="level" aria-label="${esc(t('newGame.levelFor', { side }))}">${levels}</select>
     </div>`).join('');
   main.innerHTML = `
     <section class="newgame">
-      <h1>New game of ${esc(g.title)}</h1>
+      <h1>${esc(t('newGame.title', { game: g.title }))}</h1>
       <div class="pic big">${thumbnail(g)}</div>
       <form id="new">
-        <fieldset><legend>Seats</legend>${seatRows}</fieldset>
-        <details><summary>Rule options</summary><div class="options">${g.options.map(optionField).join('') || '<p>No options.</p>'}
-          <label><span>start position</span><input id="startpos" placeholder="standard start" autocomplete="off"><small>A position string to start from (the game's format), e.g. a free placement.</small></label>
+        <fieldset><legend>${esc(t('newGame.seats'))}</legend>${seatRows}</fieldset>
+        <details><summary>${esc(t('options.title'))}</summary><div class="options">${g.options.map(optionField).join('') || `<p>${esc(t('options.empty'))}</p>`}
+          <label><span>${esc(t('options.start'))}</span><input id="startpos" placeholder="${esc(t('options.startPlaceholder'))}" autocomplete="off"><small>${esc(t('options.startHelp'))}</small></label>
         </div></details>
-        <button type="submit" id="start">Start the game</button>
-        <a href="#/rules/${g.name}">Read the rules</a>
+        <button type="submit" id="start">${esc(t('newGame.start'))}</button>
+        <a href="#/rules/${g.name}">${esc(t('newGame.readRules'))}</a>
       </form>
     </section>`;
   const sync = () => {
@@ -141,12 +166,17 @@ async function newGame(name) {
   };
   main.querySelectorAll('.seatkind').forEach((s) => s.addEventListener('change', sync));
   sync();
+  // "none" turns an int_or_none option's number off.
+  for (const box of main.querySelectorAll('[data-none]')) {
+    box.addEventListener('change', () => { document.getElementById(`opt-${box.dataset.none}`).disabled = box.checked; });
+  }
   document.getElementById('new').addEventListener('submit', async (e) => {
     e.preventDefault();
     const opts = [];
     for (const el of main.querySelectorAll('.options [data-key]')) {
       const o = g.options.find((x) => x.key === el.dataset.key);
-      if (el.value.trim() !== o.default) opts.push(`${o.key}=${el.value.trim()}`);
+      const value = optionValue(e.target, el, o);
+      if (value !== o.default) opts.push(`${o.key}=${value}`);
     }
     const spec = opts.length ? `${g.name}(${opts.join(',')})` : g.name;
     const kinds = [...main.querySelectorAll('.seatkind')].map((s) => s.value);
@@ -156,7 +186,7 @@ async function newGame(name) {
     try {
       const position = document.getElementById('startpos').value.trim() || undefined;
       const res = await api('/api/games', { spec, seats, position });
-      for (const t of res.tokens) rememberSeat(res.id, t.seat, t.token, kinds[t.seat] === 'friend');
+      for (const s of res.tokens) rememberSeat(res.id, s.seat, s.token, kinds[s.seat] === 'friend');
       location.hash = `#/game/${res.id}`;
     } catch (err) { toast(err.message, true); }
   });
@@ -164,10 +194,12 @@ async function newGame(name) {
 
 /** A rules page: a game's (`reference` set: its full spec), or `reference`, the shared conventions. */
 async function rules(name, reference) {
-  main.innerHTML = '<p class="muted">Loading…</p>';
+  main.innerHTML = `<p class="muted">${esc(t('app.loading'))}</p>`;
   const r = await api(`/api/rules/${encodeURIComponent(name)}${reference ? '/reference' : ''}`);
-  const links = r.game ? ` · <a href="#/rules/${esc(r.game)}">Rules</a> · <a href="#/new/${esc(r.game)}">New game</a>` : '';
-  main.innerHTML = `<article class="rules"><p><a href="#/">← Games</a>${links}</p>${r.html}</article>`;
+  const links = r.game
+    ? ` · <a href="#/rules/${esc(r.game)}">${esc(t('rules.players'))}</a> · <a href="#/new/${esc(r.game)}">${esc(t('home.newGame'))}</a>`
+    : '';
+  main.innerHTML = `<article class="rules"><p><a href="#/">${esc(t('rules.back'))}</a>${links}</p>${r.html}</article>`;
   window.scrollTo(0, 0);
 }
 
@@ -186,16 +218,18 @@ async function route() {
     } else await home();
     main.focus({ preventScroll: true });
   } catch (err) {
-    main.innerHTML = `<p class="error">${esc(err.message)}</p><p><a href="#/">Back to the games</a></p>`;
+    main.innerHTML = `<p class="error">${esc(err.message)}</p><p><a href="#/">${esc(t('app.backToGames'))}</a></p>`;
   }
 }
 
 const soundButton = document.getElementById('sound-toggle');
 const showSound = () => {
-  soundButton.textContent = soundOn() ? 'Sound on' : 'Sound off';
+  soundButton.textContent = soundOn() ? t('app.soundOn') : t('app.soundOff');
   soundButton.setAttribute('aria-pressed', String(soundOn()));
 };
 soundButton.addEventListener('click', () => { setSound(!soundOn()); showSound(); });
+await initI18n();
+translateStatic();
 showSound();
 window.addEventListener('hashchange', route);
 route();

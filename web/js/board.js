@@ -2,6 +2,8 @@
 // module, lights up what can move and where, and turns clicks, drags and
 // keys into actions. It holds no rules: the legal actions come from the
 // server and the module only maps action text to cells.
+import { t } from './i18n.js';
+import { esc } from './util.js';
 
 /** A clickable cell: its shape, and a marker shown when it is a target. */
 export function cell(key, shape, cx, cy, r, extra = '') {
@@ -167,9 +169,9 @@ function choose(options) {
   return new Promise((resolve) => {
     const dlg = document.createElement('dialog');
     dlg.className = 'chooser';
-    dlg.innerHTML = `<p>Which move?</p>${options
-      .map((m, i) => `<button type="button" data-i="${i}">${m.label || m.action}</button>`)
-      .join('')}<button type="button" class="ghost" data-i="-1">Cancel</button>`;
+    dlg.innerHTML = `<p>${esc(t('chooser.question'))}</p>${options
+      .map((m, i) => `<button type="button" data-i="${i}">${esc(m.label || m.action)}</button>`)
+      .join('')}<button type="button" class="ghost" data-i="-1">${esc(t('chooser.cancel'))}</button>`;
     dlg.addEventListener('click', (e) => {
       const i = e.target.dataset?.i;
       if (i === undefined) return;

@@ -4,7 +4,8 @@ import { api, mySeats, invites, rememberSeat, forgetSeat, playerName } from './a
 import { BoardView } from './board.js';
 import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
-import { esc } from './util.js';
+import { esc, levelLabel } from './util.js';
+import { t, translateStatic } from './i18n.js';
 
 const narrow = window.matchMedia('(max-width: 760px)');
 
@@ -40,7 +41,7 @@ export class GamePage {
 
   close() {
     this.closed = true;
-    document.title = 'Tabula';
+    document.title = t('app.title');
     this.ws?.close();
     document.removeEventListener('keydown', this.onKey);
     narrow.removeEventListener?.('change', this.onResize);
@@ -68,7 +69,7 @@ export class GamePage {
     if (live) {
       for (const e of fresh) {
         if (e.actor === null) sounds.dice();
-        else if (/x|\*/.test(e.text)) sounds.capture();
+        else if (e.capture) sounds.capture();
         else sounds.move();
       }
       if (msg.state.result && !before?.state.result) sounds.end();
@@ -81,14 +82,14 @@ export class GamePage {
 
   /** The token of the seat to move, if this browser plays it. */
   turnToken() {
-    const t = this.g.state.turn;
-    return t.kind === 'player' ? this.mine()[t.seat] : undefined;
+    const turn = this.g.state.turn;
+    return turn.kind === 'player' ? this.mine()[turn.seat] : undefined;
   }
 
   anyToken() {
     const m = this.mine();
-    const t = this.g.state.turn;
-    return (t.kind === 'player' && m[t.seat]) || Object.values(m)[0];
+    const turn = this.g.state.turn;
+    return (turn.kind === 'player' && m[turn.seat]) || Object.values(m)[0];
   }
 
   layout() {
@@ -107,21 +108,22 @@ export class GamePage {
           <p class="status" aria-live="polite"></p>
           <div class="controls row"></div>
           <div class="replay row">
-            <button type="button" data-nav="first" title="Start (Home)">|◀</button>
-            <button type="button" data-nav="prev" title="Back (←)">◀</button>
+            <button type="button" data-nav="first" data-i18n-attr="title:replay.first">|◀</button>
+            <button type="button" data-nav="prev" data-i18n-attr="title:replay.prev">◀</button>
             <span class="plyinfo"></span>
-            <button type="button" data-nav="next" title="Forward (→)">▶</button>
-            <button type="button" data-nav="last" title="Now (End)">▶|</button>
+            <button type="button" data-nav="next" data-i18n-attr="title:replay.next">▶</button>
+            <button type="button" data-nav="last" data-i18n-attr="title:replay.last">▶|</button>
           </div>
-          <ol class="moves" aria-label="Moves"></ol>
+          <ol class="moves" data-i18n-attr="aria-label:moves.label"></ol>
           <form class="typemove row">
-            <input list="legal-list" placeholder="type a move" aria-label="Type a move" autocomplete="off">
+            <input list="legal-list" data-i18n-attr="placeholder:typeMove.placeholder;aria-label:typeMove.label" autocomplete="off">
             <datalist id="legal-list"></datalist>
-            <button type="submit">Play</button>
+            <button type="submit" data-i18n="typeMove.play"></button>
           </form>
           <div class="links"></div>
         </aside>
       </section>`;
+    translateStatic(this.main);
     this.el = (sel) => this.main.querySelector(sel);
     this.board = new BoardView(this.el('#board'), this.module, (a) => this.play(a));
     this.el('#board').addEventListener('selectionchange', () => this.tabs());
@@ -180,22 +182,22 @@ export class GamePage {
         return;
       }
       if (act === 'hint') {
-        this.el('.status').textContent = 'Thinking about a hint…';
+        this.el('.status').textContent = t('hint.thinking');
         const h = await api(`/api/games/${id}/hint`, { token: this.turnToken() });
         this.hint = h.action;
-        const top = h.ranked.slice(0, 3).map(([a, v]) => `${a} (${Math.round(v * 100)}%)`).join(', ');
-        this.toast(`Hint: ${h.action}${top ? ` · best: ${top}` : ''}`);
+        const best = h.ranked.slice(0, 3).map(([a, v]) => t('hint.ranked', { action: a, percent: Math.round(v * 100) })).join(', ');
+        this.toast(best ? t('hint.withBest', { action: h.action, best }) : t('hint.only', { action: h.action }));
         this.render();
         return;
       }
-      if (act === 'resign' && !confirm('Resign this game?')) return;
-      if (act === 'leave' && !confirm('Leave this game? The AI takes your seat.')) return;
+      if (act === 'resign' && !confirm(t('confirm.resign'))) return;
+      if (act === 'leave' && !confirm(t('confirm.leave'))) return;
       if (act === 'rematch' || act === 'gorematch') return this.rematch();
       const token = act === 'undo' ? this.undoToken() : this.anyToken();
       const body = { token };
       if (act === 'decline') body.accept = false;
       await api(`/api/games/${id}/${act === 'decline' ? 'draw' : act}`, body);
-      if (act === 'leave') for (const [seat, t] of Object.entries(this.mine())) if (t === token) forgetSeat(id, seat);
+      if (act === 'leave') for (const [seat, held] of Object.entries(this.mine())) if (held === token) forgetSeat(id, seat);
       this.viewPly = null;
       this.render();
     } catch (err) {
@@ -217,9 +219,9 @@ export class GamePage {
   async rematch() {
     const token = this.anyToken();
     const r = await api(`/api/games/${this.id}/rematch`, { token });
-    for (const t of Object.values(this.mine())) {
-      const j = await api(`/api/games/${r.id}/join`, { token: t, name: playerName() || undefined });
-      rememberSeat(r.id, j.seat, t);
+    for (const token of Object.values(this.mine())) {
+      const j = await api(`/api/games/${r.id}/join`, { token, name: playerName() || undefined });
+      rememberSeat(r.id, j.seat, token);
     }
     location.hash = `#/game/${r.id}`;
   }
@@ -258,95 +260,136 @@ export class GamePage {
   }
 
   sideName(seat) {
-    return this.g.state.players[seat]?.side ?? `seat ${seat + 1}`;
+    return this.g.state.players[seat]?.side ?? t('game.seat', { n: seat + 1 });
   }
 
   statusText() {
     const s = this.g.state;
     if (s.result) {
-      const why = { resign: ' by resignation', agreement: ' by agreement', board: '' }[s.result.reason] || '';
-      if (s.result.draw) return `Draw${why} (${s.result.winners.map((w) => this.sideName(w)).join(', ')})`;
-      return `${this.sideName(s.result.winners[0])} wins${why}`;
+      const { reason, draw, winners } = s.result;
+      if (draw) return t([`status.draw_${reason}`, 'status.draw'], { sides: winners.map((w) => this.sideName(w)).join(', ') });
+      return t([`status.win_${reason}`, 'status.win'], { side: this.sideName(winners[0]) });
     }
-    if (s.turn.kind !== 'player') return 'Rolling…';
-    const who = this.sideName(s.turn.seat);
-    if (s.thinking) return `${who}: the AI is thinking…`;
-    if (this.turnToken()) return `Your move (${who})`;
-    return `Waiting for ${who}`;
+    if (s.turn.kind !== 'player') return t('status.rolling');
+    const side = this.sideName(s.turn.seat);
+    if (s.thinking) return t('status.thinking', { side });
+    if (this.turnToken()) return t('status.yourMove', { side });
+    return t('status.waiting', { side });
   }
 
-  render() {
-    if (!this.g) return;
+  /** What the page shows now: the live position or a replayed one. */
+  frame() {
     const g = this.g;
     const s = g.state;
     const n = g.history.length;
     const ply = this.viewPly ?? n;
     const live = this.viewPly === null;
-    const pos = ply === 0 ? g.start : g.history[ply - 1].pos;
-    const myTurn = live && !!this.turnToken() && !s.thinking;
+    let last = null; // the last player action up to the shown ply
+    for (let i = ply - 1; i >= 0; i--) if (g.history[i].actor !== null) { last = g.history[i]; break; }
+    return {
+      g, s, n, ply, live, last,
+      pos: ply === 0 ? g.start : g.history[ply - 1].pos,
+      myTurn: live && !!this.turnToken() && !s.thinking,
+    };
+  }
+
+  render() {
+    if (!this.g) return;
+    const f = this.frame();
+    this.tagSection(f);
+    this.showBoard(f);
+    this.showUnderBoard(f);
+    this.showPlayers(f);
+    this.showStatus(f);
+    this.showControls(f);
+    this.showMoveList(f);
+    this.showLinks(f);
+  }
+
+  /** Data attributes for styles and tests: the game, whose turn, the ply. */
+  tagSection({ g, s, n, myTurn }) {
     const section = this.el('.game');
     section.dataset.game = g.game;
     section.dataset.turn = s.result ? 'over' : myTurn ? 'mine' : 'other';
     section.dataset.ply = String(n);
-    let lastMove = null;
-    for (let i = ply - 1; i >= 0; i--) if (g.history[i].actor !== null) { lastMove = g.history[i].text; break; }
+  }
+
+  showBoard({ s, pos, live, last, myTurn }) {
     const level = this.module.levels && narrow.matches ? this.level : 0;
-    const inCheck = !!lastMove && /[+#]$/.test(lastMove);
     this.board.show({
       pos,
       legal: myTurn ? s.legal : [],
-      last: lastMove,
+      last: last?.text ?? null,
       hint: live ? this.hint : null,
-      check: inCheck,
+      check: !!last?.check,
       view: { flip: this.flipped(), turn: this.zoneTurn(), level, narrow: narrow.matches },
     });
     this.tabs();
+  }
+
+  /** Under the board: check, the game's extra facts, the action buttons. */
+  showUnderBoard({ s, pos, last, myTurn }) {
     let model = null;
     try { model = this.module.parse(pos); } catch { /* shown as is */ }
-    const check = inCheck ? `<strong class="check">${lastMove.endsWith('#') ? 'Checkmate!' : 'Check!'}</strong> ` : '';
-    this.el('.extra').innerHTML = check + (model && this.module.extra ? this.module.extra(model, g.spec) : '');
+    const check = last?.check ? `<strong class="check">${esc(last.mate ? t('game.checkmate') : t('game.check'))}</strong> ` : '';
+    this.el('.extra').innerHTML = check + (model ? this.module.extra(model, this.g.spec) : '');
     const buttons = myTurn ? s.legal.filter((a) => !this.module.locate(a)) : [];
-    const label = (a) => ({ end: 'End turn', pass: 'Pass' }[a] || a);
-    this.el('.buttons').innerHTML = buttons.length > 12 ? '' : buttons.map((a) => `<button type="button" data-action="${esc(a)}">${esc(label(a))}</button>`).join('');
+    this.el('.buttons').innerHTML = buttons.length > 12 ? '' : buttons
+      .map((a) => `<button type="button" data-action="${esc(a)}">${esc(this.module.label(a))}</button>`).join('');
     this.el('#legal-list').innerHTML = (myTurn ? s.legal : []).slice(0, 500).map((a) => `<option value="${esc(a)}">`).join('');
     this.el('.typemove').hidden = !myTurn;
+  }
 
+  showPlayers({ s }) {
     const mine = this.mine();
     this.el('.players').innerHTML = s.players.map((p) => {
       const turn = s.turn.kind === 'player' && s.turn.seat === p.seat && !s.result;
-      const who = p.kind === 'ai' ? `AI ${esc((p.level || '').replace('level', 'level '))}` : esc(p.name);
-      const tags = [mine[p.seat] ? 'you' : '', p.kind === 'human' && !p.joined ? 'invited' : '', s.draw_offer.includes(p.seat) ? 'offers a draw' : '']
-        .filter(Boolean).map((t) => `<em>${t}</em>`).join(' ');
-      return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(p.side)}</span> ${who} ${tags}${turn && s.thinking ? ' <span class="spinner" aria-label="thinking"></span>' : ''}</div>`;
+      const who = p.kind === 'ai' ? levelLabel(p.level) : p.name;
+      const tags = [
+        mine[p.seat] ? t('players.you') : '',
+        p.kind === 'human' && !p.joined ? t('players.invited') : '',
+        s.draw_offer.includes(p.seat) ? t('players.offersDraw') : '',
+      ].filter(Boolean).map((x) => `<em>${esc(x)}</em>`).join(' ');
+      const spinner = turn && s.thinking ? ` <span class="spinner" aria-label="${esc(t('players.thinking'))}"></span>` : '';
+      return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(p.side)}</span> ${esc(who)} ${tags}${spinner}</div>`;
     }).join('');
-    this.el('.status').textContent = this.statusText();
-    document.title = `${myTurn ? '● ' : ''}${g.title} · Tabula`;
+  }
 
+  showStatus({ g, myTurn }) {
+    this.el('.status').textContent = this.statusText();
+    document.title = myTurn ? t('app.titleMyTurn', { game: g.title }) : t('app.titleGame', { game: g.title });
+  }
+
+  /** The buttons that fit now: hint, undo, draw, resign or leave, rematch, view. */
+  showControls({ g, s, myTurn }) {
+    const mine = this.mine();
     const holds = Object.keys(mine).length > 0;
-    const over = !!s.result;
+    const playing = holds && !s.result;
     const vsOthers = s.players.some((p) => p.kind === 'human' && !mine[p.seat]);
     const othersOffer = s.draw_offer.some((x) => !mine[x]);
     const ctl = [];
-    if (myTurn) ctl.push(['hint', 'Hint']);
-    if (holds && !over) ctl.push(['undo', 'Undo']);
-    if (holds && !over && vsOthers) ctl.push(othersOffer ? ['draw', 'Accept draw'] : ['draw', 'Offer draw']);
-    if (holds && !over && othersOffer) ctl.push(['decline', 'Decline draw']);
-    if (holds && !over && g.num_players === 2) ctl.push(['resign', 'Resign']);
-    if (holds && !over && g.num_players > 2) ctl.push(['leave', 'Leave']);
-    if (holds && over) ctl.push(s.rematch ? ['gorematch', 'Go to the rematch'] : ['rematch', 'Rematch']);
-    ctl.push(['flip', 'Flip']);
-    if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? 'Zoom out' : 'Zoom in']);
-    this.el('.controls').innerHTML = ctl.map(([a, t]) => `<button type="button" data-act="${a}">${t}</button>`).join('');
+    if (myTurn) ctl.push(['hint', t('controls.hint')]);
+    if (playing) ctl.push(['undo', t('controls.undo')]);
+    if (playing && vsOthers) ctl.push(['draw', othersOffer ? t('controls.acceptDraw') : t('controls.offerDraw')]);
+    if (playing && othersOffer) ctl.push(['decline', t('controls.declineDraw')]);
+    if (playing && g.num_players === 2) ctl.push(['resign', t('controls.resign')]);
+    if (playing && g.num_players > 2) ctl.push(['leave', t('controls.leave')]);
+    if (holds && s.result) ctl.push(s.rematch ? ['gorematch', t('controls.goRematch')] : ['rematch', t('controls.rematch')]);
+    ctl.push(['flip', t('controls.flip')]);
+    if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? t('controls.zoomOut') : t('controls.zoomIn')]);
+    this.el('.controls').innerHTML = ctl.map(([a, text]) => `<button type="button" data-act="${a}">${esc(text)}</button>`).join('');
+  }
 
-    this.el('.plyinfo').textContent = live ? `ply ${n}` : `ply ${ply} of ${n}`;
-    // One row per turn: the roll(s) before it, then the player's actions.
+  /** One row per turn: the roll(s) before it, then the player's actions. */
+  showMoveList({ g, n, ply, live }) {
+    this.el('.plyinfo').textContent = live ? t('moves.ply', { n }) : t('moves.plyOf', { ply, n });
     const rows = [];
     let row = null;
     let rolls = [];
     g.history.forEach((e, i) => {
       const cls = `${i + 1 === ply ? ' at' : ''}`;
       if (e.actor === null) {
-        rolls.push(`<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">roll ${esc(e.text)}</span>`);
+        rolls.push(`<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">${esc(t('moves.roll', { dice: e.text }))}</span>`);
         return;
       }
       if (!row || row.actor !== e.actor || rolls.length) {
@@ -363,12 +406,16 @@ export class GamePage {
     const at = moves.querySelector('.at');
     if (at) moves.scrollTop = at.offsetTop - moves.clientHeight / 2;
     else moves.scrollTop = moves.scrollHeight;
+  }
 
+  /** Invite and watch links, the record, the rules. */
+  showLinks({ g }) {
     const origin = `${location.origin}${location.pathname}`;
-    const inv = invites(this.id);
-    const links = Object.entries(inv).map(([seat, t]) => `<label>Invite for ${esc(this.sideName(Number(seat)))} <input readonly value="${origin}#/game/${this.id}?t=${t}" onclick="this.select()"></label>`);
-    links.push(`<label>Watch link <input readonly value="${origin}#/game/${this.id}" onclick="this.select()"></label>`);
-    links.push(`<a class="button ghost" href="/api/games/${this.id}/record" download>Export record</a> <a class="button ghost" href="#/rules/${g.game}">Rules</a>`);
+    const field = (text, url) => `<label>${esc(text)} <input readonly value="${esc(url)}" onclick="this.select()"></label>`;
+    const links = Object.entries(invites(this.id))
+      .map(([seat, tok]) => field(t('links.invite', { side: this.sideName(Number(seat)) }), `${origin}#/game/${this.id}?t=${tok}`));
+    links.push(field(t('links.watch'), `${origin}#/game/${this.id}`));
+    links.push(`<a class="button ghost" href="/api/games/${this.id}/record" download>${esc(t('links.export'))}</a> <a class="button ghost" href="#/rules/${esc(g.game)}">${esc(t('links.rules'))}</a>`);
     this.el('.links').innerHTML = links.join('');
   }
 
@@ -383,7 +430,7 @@ export class GamePage {
     el.innerHTML = levels.map((l) => {
       const dot = targets.has(String(l.n)) ? ' •' : '';
       const movable = from.has(String(l.n)) ? ' movable' : '';
-      return `<button type="button" role="tab" data-level="${l.n}" aria-selected="${l.n === this.level}" class="${l.n === this.level ? 'on' : ''}${movable}">${l.n} ${l.name}${dot}</button>`;
+      return `<button type="button" role="tab" data-level="${l.n}" aria-selected="${l.n === this.level}" class="${l.n === this.level ? 'on' : ''}${movable}">${l.n} ${esc(l.name)}${dot}</button>`;
     }).join('');
   }
 }

@@ -3,18 +3,19 @@
 // `3|2|1`, each FEN-like with ranks 8..1, then side `g`/`s`. Actions
 // `W2e2-2e3`, `R3f5x2f4` (the Dragon captures from afar), `W2c7-2c8=H`.
 import { cell } from '../board.js';
+import { t } from '../i18n.js';
+import { esc } from '../util.js';
 
 const FILES = 'abcdefghijkl';
 const U = 10;
 const GAP = 8;
-const NAMES = {
-  S: 'Sylph', G: 'Griffin', R: 'Dragon', W: 'Warrior', O: 'Oliphant', U: 'Unicorn', H: 'Hero', T: 'Thief',
-  C: 'Cleric', M: 'Mage', K: 'King', P: 'Paladin', D: 'Dwarf', B: 'Basilisk', E: 'Elemental',
-};
+/** The piece letters of the notation, in the order of the legend. */
+const PIECES = 'SGRWOUHTCMKPDBE';
+const pieceName = (letter) => t(`dragonchess.pieces.${letter}`);
 export const LEVELS = [
-  { n: 3, name: 'Sky' },
-  { n: 2, name: 'Ground' },
-  { n: 1, name: 'Underworld' },
+  { n: 3, get name() { return t('dragonchess.levels.sky'); } },
+  { n: 2, get name() { return t('dragonchess.levels.ground'); } },
+  { n: 1, get name() { return t('dragonchess.levels.underworld'); } },
 ];
 
 export default {
@@ -42,7 +43,7 @@ export default {
   locate(action) {
     const m = /^([A-Z])([1-3][a-l][1-8])([-x])([1-3][a-l][1-8])(=H)?[+#]?$/.exec(action);
     if (!m) return null;
-    return { from: m[2], to: m[4], label: `${NAMES[m[1]] || m[1]} ${action}` };
+    return { from: m[2], to: m[4], label: t('dragonchess.moveLabel', { piece: pieceName(m[1]), action }) };
   },
 
   /** The square of the King of the side to move (to show a check). */
@@ -55,10 +56,10 @@ export default {
   draw(model, view) {
     const shown = view.level ? LEVELS.filter((l) => l.n === view.level) : LEVELS;
     const w = shown.length * 12 * U + (shown.length - 1) * GAP;
-    let out = `<svg class="board dragonchess" viewBox="-2 -9 ${w + 4} ${8 * U + 12}" role="img" aria-label="Dragonchess boards">`;
+    let out = `<svg class="board dragonchess" viewBox="-2 -9 ${w + 4} ${8 * U + 12}" role="img" aria-label="${esc(t('dragonchess.boardLabel'))}">`;
     shown.forEach((lv, i) => {
       const ox = i * (12 * U + GAP);
-      out += `<text class="lvname" x="${ox + 6 * U}" y="-3">${lv.n} · ${lv.name}</text>`;
+      out += `<text class="lvname" x="${ox + 6 * U}" y="-3">${lv.n} · ${esc(lv.name)}</text>`;
       out += `<g class="level l${lv.n}">`;
       for (let r = 1; r <= 8; r++) {
         for (let f = 0; f < 12; f++) {
@@ -79,6 +80,7 @@ export default {
   },
 
   extra() {
-    return '<span class="muted">S Sylph · G Griffin · R Dragon · W Warrior · O Oliphant · U Unicorn · H Hero · T Thief · C Cleric · M Mage · K King · P Paladin · D Dwarf · B Basilisk · E Elemental</span>';
+    const legend = [...PIECES].map((p) => `${p} ${pieceName(p)}`).join(' · ');
+    return `<span class="muted">${esc(legend)}</span>`;
   },
 };

@@ -4,6 +4,8 @@
 // point up. Position `A:e3,e5 B:e6 C:f7 / A ...`. Actions `d7-e8`,
 // `e5xe7xf9` (a capture path), `pass`.
 import { cell } from '../board.js';
+import { t } from '../i18n.js';
+import { esc } from '../util.js';
 
 const S = 10;
 const H = S * Math.sqrt(3) / 2;
@@ -49,13 +51,17 @@ export default {
     if (!/^[a-j]\d+([-x][a-j]\d+)+$/.test(action)) return null;
     const path = action.split(/[-x]/);
     const captures = action.includes('x');
-    return { from: path[0], to: path[path.length - 1], path, label: captures ? `capture ${action}` : action };
+    return { from: path[0], to: path[path.length - 1], path, label: captures ? t('gildervaik.captureLabel', { action }) : action };
+  },
+
+  label(action) {
+    return action === 'pass' ? t('gildervaik.pass') : action;
   },
 
   /** view.turn: which zone is drawn bottom-right (0 A, 1 B, 2 C). */
   draw(model, view) {
     const angle = { 0: 120, 1: 0, 2: -120 }[view.turn ?? 1];
-    let out = `<svg class="board gildervaik" viewBox="-3 -3 ${10 * S + 6} ${10 * H + 6}" role="img" aria-label="Gildervaik board">`;
+    let out = `<svg class="board gildervaik" viewBox="-3 -3 ${10 * S + 6} ${10 * H + 6}" role="img" aria-label="${esc(t('gildervaik.boardLabel'))}">`;
     out += `<g transform="rotate(${angle} ${X0} ${((20 * H) / 3).toFixed(2)})">`;
     for (let r = 0; r < 10; r++) {
       for (let c = 0; c <= 2 * r; c++) {
@@ -79,6 +85,6 @@ export default {
   extra(model) {
     const n = [0, 0, 0];
     for (const p of model.at.values()) n[p]++;
-    return ['A', 'B', 'C'].map((s, i) => `<span class="chip p${i}">${s}: ${n[i]} pawns</span>`).join(' ');
+    return ['A', 'B', 'C'].map((s, i) => `<span class="chip p${i}">${esc(t('gildervaik.pawns', { side: s, count: n[i] }))}</span>`).join(' ');
   },
 };

@@ -5,11 +5,13 @@
 // south-west square; side `S`/`N`; then the turn state (`S2:e6,g6`).
 // Actions `e5-e6`, `e5xe6`, `c3*c5` (shot), `i1+-i2+` (King), `end`.
 import { cell } from '../board.js';
+import { t } from '../i18n.js';
+import { esc } from '../util.js';
 
 const FILES = 'abcdefghijklmnopqr';
 const U = 10;
 const GLYPH = { S: '•', A: '➶', C: '♞' };
-const NAMES = { S: 'soldier', A: 'archer', C: 'cavalier' };
+const pieceName = (letter) => t(`phylde.pieces.${letter}`);
 
 function sq(name) {
   return [FILES.indexOf(name[0]), Number(name.slice(1)) - 1];
@@ -23,10 +25,10 @@ function sq(name) {
 export function noCaptureText(model, spec) {
   const limit = Number(/no_capture_turns=(\d+)/i.exec(spec)?.[1] ?? 100);
   const acted = model.turnCount > 0;
-  if (acted && model.noCapture === 0) return `turns without capture: 0/${limit} (this turn has captured)`;
-  const completed = model.noCapture - (acted ? 1 : 0);
-  const warn = !model.drawn && completed + 1 >= limit ? ' \u2014 a draw if this turn ends without a capture' : '';
-  return `turns without capture: ${completed}/${limit}${warn}`;
+  if (acted && model.noCapture === 0) return t('phylde.noCaptureCaptured', { limit });
+  const done = model.noCapture - (acted ? 1 : 0);
+  const text = t('phylde.noCapture', { done, limit });
+  return !model.drawn && done + 1 >= limit ? `${text} ${t('phylde.drawThisTurn')}` : text;
 }
 
 export default {
@@ -50,29 +52,34 @@ export default {
       }
     });
     const acted = new Set();
-    const t = /^([SACR])(\d):(.*)$/.exec(turn);
-    if (t) t[3].split(',').filter(Boolean).forEach((s) => acted.add(s));
+    const tm = /^([SACR])(\d):(.*)$/.exec(turn);
+    if (tm) tm[3].split(',').filter(Boolean).forEach((s) => acted.add(s));
     return {
       pieces, kings, toMove: side === 'N' ? 1 : 0, acted,
-      turnKind: t ? t[1] : null, turnCount: t ? Number(t[2]) : 0,
+      turnKind: tm ? tm[1] : null, turnCount: tm ? Number(tm[2]) : 0,
       noCapture: Number(noCapture) || 0, drawn: last === 'draw',
     };
   },
 
   locate(action) {
     let m = /^([a-q]\d+\+)-([a-q]\d+\+)$/.exec(action);
-    if (m) return { from: m[1], to: m[2], label: `King ${action}` };
+    if (m) return { from: m[1], to: m[2], label: t('phylde.kingLabel', { action }) };
     m = /^([a-r]\d+)([-x*])([a-r]\d+)$/.exec(action);
     if (!m) return null;
-    const label = m[2] === '*' ? `Shoot ${m[3]} (stay on ${m[1]})` : m[2] === 'x' ? `Move and capture ${m[3]}` : `Move to ${m[3]}`;
+    const label = m[2] === '*' ? t('phylde.shootLabel', { from: m[1], to: m[3] })
+      : m[2] === 'x' ? t('phylde.captureLabel', { to: m[3] }) : t('phylde.moveLabel', { to: m[3] });
     return { from: m[1], to: m[3], label };
+  },
+
+  label(action) {
+    return action === 'end' ? t('phylde.end') : action;
   },
 
   draw(model, view) {
     const flip = view.flip;
     const px = (x) => (flip ? 17 - x : x) * U;
     const py = (y) => (flip ? y : 17 - y) * U;
-    let out = `<svg class="board phylde" viewBox="-8 -8 196 196" role="img" aria-label="Phylde board">`;
+    let out = `<svg class="board phylde" viewBox="-8 -8 196 196" role="img" aria-label="${esc(t('phylde.boardLabel'))}">`;
     out += `<rect class="wood" x="-6" y="-6" width="192" height="192" rx="3"/>`;
     for (let y = 0; y < 18; y++) {
       for (let x = 0; x < 18; x++) {
@@ -89,7 +96,7 @@ export default {
     for (const [name, p] of model.pieces) {
       const [x, y] = sq(name);
       const acted = model.acted.has(name) ? ' acted' : '';
-      out += `<g class="piece p${p.side}${acted}" aria-label="${NAMES[p.kind] || p.kind}"><circle cx="${px(x) + U / 2}" cy="${py(y) + U / 2}" r="3.8"/><text x="${px(x) + U / 2}" y="${py(y) + U / 2 + 2}">${GLYPH[p.kind] || p.kind}</text></g>`;
+      out += `<g class="piece p${p.side}${acted}" aria-label="${esc(pieceName(p.kind))}"><circle cx="${px(x) + U / 2}" cy="${py(y) + U / 2}" r="3.8"/><text x="${px(x) + U / 2}" y="${py(y) + U / 2 + 2}">${GLYPH[p.kind] || p.kind}</text></g>`;
     }
     // Points: the King's, and every point a King could step to.
     for (let X = 1; X <= 17; X++) {
@@ -110,10 +117,10 @@ export default {
   },
 
   extra(model, spec = '') {
-    const count = `<span>${noCaptureText(model, spec)}</span>`;
+    const count = `<span>${esc(noCaptureText(model, spec))}</span>`;
     if (!model.turnKind) return count;
     const limit = { S: 5, A: 2, C: 1, R: 1 }[model.turnKind];
-    const name = { S: 'soldiers', A: 'archers', C: 'cavalier', R: 'King' }[model.turnKind];
-    return `<span>This turn: ${name}, ${model.turnCount} of ${limit} actions</span> ${count}`;
+    const kind = t(`phylde.turnKinds.${model.turnKind}`);
+    return `<span>${esc(t('phylde.thisTurn', { kind, done: model.turnCount, count: limit }))}</span> ${count}`;
   },
 };

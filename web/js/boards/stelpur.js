@@ -5,6 +5,8 @@
 //   North  24 23 22 21 20 19 | 18 17 16 15 14 13
 //   South   1  2  3  4  5  6 |  7  8  9 10 11 12
 import { cell } from '../board.js';
+import { t } from '../i18n.js';
+import { esc } from '../util.js';
 
 // The rune of each corner, drawn as strokes in a unit box (no font needed):
 // fehu, uruz, thurisaz, ansuz, raidho, kaunan, gebo, wunjo.
@@ -63,7 +65,7 @@ export function diceSvg(dice) {
     if (i >= 0) left.splice(i, 1);
     return { d, live };
   });
-  return `<svg class="dice" viewBox="0 0 46 22" role="img" aria-label="roll ${dice.roll.join('-')}">${faces
+  return `<svg class="dice" viewBox="0 0 46 22" role="img" aria-label="${esc(t('stelpur.roll', { dice: dice.roll.join('-') }))}">${faces
     .map((f, i) => `<g class="die${f.live ? '' : ' used'}"><rect x="${1 + i * 24}" y="1" width="20" height="20" rx="4"/><g class="pips">${pips(f.d, 1 + i * 24, 1, 20)}</g></g>`)
     .join('')}</svg>`;
 }
@@ -78,15 +80,19 @@ export default {
   locate(action) {
     const m = /^(\d+):(\d+)([-x])(\d+)$/.exec(action);
     if (!m) return null;
-    const verb = m[3] === 'x' ? 'captures on' : 'to';
-    return { from: m[2], to: m[4], label: `Die ${m[1]}: ${m[2]} ${verb} ${m[4]}` };
+    const vars = { die: m[1], from: m[2], to: m[4] };
+    return { from: m[2], to: m[4], label: m[3] === 'x' ? t('stelpur.captureLabel', vars) : t('stelpur.moveLabel', vars) };
+  },
+
+  label(action) {
+    return action === 'pass' ? t('stelpur.pass') : action;
   },
 
   draw(model, view) {
     const flip = view.flip;
     const tall = !!view.narrow;
     const [w, h] = tall ? [20, 122] : [122, 20];
-    let out = `<svg class="board stelpur${tall ? ' tall' : ''}" viewBox="-2 -2 ${w + 4} ${h + 4}" role="img" aria-label="Ad Elta Stelpur board">`;
+    let out = `<svg class="board stelpur${tall ? ' tall' : ''}" viewBox="-2 -2 ${w + 4} ${h + 4}" role="img" aria-label="${esc(t('stelpur.boardLabel'))}">`;
     out += `<rect class="frame" x="-2" y="-2" width="${w + 4}" height="${h + 4}" rx="2"/>`;
     out += tall
       ? `<line class="mid" x1="-1" y1="${6 * U + 1}" x2="21" y2="${6 * U + 1}"/>`
@@ -110,8 +116,9 @@ export default {
 
   /** The dice and what is left of them, for under the board. */
   extra(model) {
-    if (!model.dice) return '<span class="muted">waiting for the roll</span>';
-    const left = model.dice.left.length ? `left: ${model.dice.left.join(', ')}` : '';
-    return `${diceSvg(model.dice)} <span>roll ${model.dice.roll.join('-')} ${left}</span>`;
+    if (!model.dice) return `<span class="muted">${esc(t('stelpur.waiting'))}</span>`;
+    const roll = t('stelpur.roll', { dice: model.dice.roll.join('-') });
+    const left = model.dice.left.length ? t('stelpur.left', { dice: model.dice.left.join(', ') }) : '';
+    return `${diceSvg(model.dice)} <span>${esc(roll)} ${esc(left)}</span>`;
   },
 };
