@@ -2,7 +2,6 @@
 //! the entry points the HTTP and WebSocket handlers call. Handlers never
 //! touch a game's state: they send its owner a command and await the answer.
 
-use crate::ai;
 use crate::protocol::{
     Catalog, CatalogGame, CatalogOption, Created, GameView, ImportGame, NewGame, SeatRequest,
     SeatToken, Summary,
@@ -17,6 +16,7 @@ use crate::store::{GameHead, Status, Store, StoreError, StoredAction, StoredGame
 use rand::Rng;
 use std::sync::Arc;
 use std::time::Duration;
+use tabula_ai::AiLevel;
 use tabula_core::{AnyGame, Player, Record, Registry, Turn};
 use tokio::sync::{broadcast, oneshot};
 
@@ -257,12 +257,13 @@ impl App {
                         })
                         .collect(),
                     start: g.position(),
+                    game_type: g.game_type(),
                 })
             })
             .collect();
         Catalog {
             games,
-            levels: ai::LEVELS.iter().map(|l| l.to_string()).collect(),
+            levels: AiLevel::ALL.to_vec(),
         }
     }
 
@@ -284,13 +285,7 @@ impl App {
                 let req = asked.get(i);
                 let kind = req.map_or(SeatKind::Human, |r| r.kind);
                 let level = match kind {
-                    SeatKind::Ai => {
-                        let l = req
-                            .and_then(|r| r.level.clone())
-                            .unwrap_or_else(|| STAND_IN_LEVEL.into());
-                        ai::check_level(&l)?;
-                        Some(l)
-                    }
+                    SeatKind::Ai => Some(req.and_then(|r| r.level).unwrap_or(STAND_IN_LEVEL)),
                     SeatKind::Human => None,
                 };
                 let name = req

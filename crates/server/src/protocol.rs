@@ -8,6 +8,8 @@
 
 use crate::round::{EndReason, SeatKind};
 use serde::{Deserialize, Serialize};
+use tabula_ai::AiLevel;
+use tabula_core::GameType;
 
 // ---------------------------------------------------------------- requests
 
@@ -20,7 +22,7 @@ pub struct SeatRequest {
     /// The AI level of an AI seat (`random`, `level1`..`level8`); level 3
     /// when missing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<String>,
+    pub level: Option<AiLevel>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// A seat for a friend, joined when the invite link is opened (the
@@ -174,7 +176,7 @@ pub struct RulesPage {
 pub struct Catalog {
     pub games: Vec<CatalogGame>,
     /// AI levels, weakest first.
-    pub levels: Vec<String>,
+    pub levels: Vec<AiLevel>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -188,6 +190,8 @@ pub struct CatalogGame {
     pub options: Vec<CatalogOption>,
     /// The start position string under the default options.
     pub start: String,
+    /// Seats, dice, turns of several actions: as the game declares them.
+    pub game_type: GameType,
 }
 
 /// One option of a game's spec string.
@@ -243,7 +247,7 @@ pub struct PlayerInfo {
     /// The seat's name in the game (`Gold`, `A`, `South`).
     pub side: String,
     pub kind: SeatKind,
-    pub level: Option<String>,
+    pub level: Option<AiLevel>,
     /// Who plays it: the player's name, the side, or `AI levelN`.
     pub name: String,
     /// Someone holds the seat (always true for the AI).

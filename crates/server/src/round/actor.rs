@@ -280,7 +280,7 @@ impl Actor {
             if pause > Duration::ZERO {
                 tokio::time::sleep(pause).await;
             }
-            let pick = tokio::task::spawn_blocking(move || ai::choose(game.as_ref(), &level, seed))
+            let pick = tokio::task::spawn_blocking(move || ai::choose(game.as_ref(), level, seed))
                 .await
                 .map_err(|e| e.to_string())
                 .and_then(|r| r.map_err(|e| e.to_string()));

@@ -9,7 +9,8 @@ use crate::protocol::{
     GameState, GameView, HistoryEntry, PlayerInfo, ResultInfo, Summary, TurnInfo,
 };
 use serde::{Deserialize, Serialize};
-use tabula_core::{AnyGame, Outcome, Player, PlayerSet, Record, Turn};
+use tabula_ai::AiLevel;
+use tabula_core::{ActionFacts, AnyGame, Outcome, Player, PlayerSet, Record, Turn};
 
 /// Who sits in a seat.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -20,15 +21,15 @@ pub enum SeatKind {
 }
 
 /// The AI level that takes a seat when a player leaves a three-player game.
-pub const STAND_IN_LEVEL: &str = "level3";
+pub const STAND_IN_LEVEL: AiLevel = AiLevel::Level3;
 
 /// One seat. The token is the seat's secret: whoever holds it plays it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Seat {
     pub kind: SeatKind,
-    /// AI level (`level1`..`level8`, `random`) for an AI seat.
+    /// The AI level of an AI seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<String>,
+    pub level: Option<AiLevel>,
     pub token: String,
     #[serde(default)]
     pub name: String,
@@ -56,21 +57,14 @@ pub struct Meta {
     pub left: Vec<u8>,
 }
 
-/// What a played action did, for people (never used by the rules).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Facts {
-    pub capture: bool,
-    pub check: bool,
-    pub mate: bool,
-}
-
 /// One played action and the position after it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     pub actor: Option<u8>,
     pub text: String,
     pub pos: String,
-    pub facts: Facts,
+    /// What it did, for people (captures, check).
+    pub facts: ActionFacts,
 }
 
 /// A command of a seat's holder.
@@ -168,12 +162,12 @@ pub fn play_entry(
     actor: Option<u8>,
     text: &str,
 ) -> Result<Entry, tabula_core::Error> {
-    let text = game.apply_text(text)?;
+    let played = game.play_text(text)?;
     Ok(Entry {
         actor,
-        text,
+        text: played.text,
         pos: game.position(),
-        facts: Facts::default(),
+        facts: played.facts,
     })
 }
 
@@ -253,10 +247,10 @@ impl Round {
     }
 
     /// The AI seat to move and its level.
-    pub fn ai_to_move(&self) -> Option<(u8, String)> {
+    pub fn ai_to_move(&self) -> Option<(u8, AiLevel)> {
         let seat = self.to_move()?;
         let s = &self.meta.seats[seat as usize];
-        (s.kind == SeatKind::Ai).then(|| (seat, s.level.clone().unwrap_or_default()))
+        (s.kind == SeatKind::Ai).then(|| (seat, s.level.unwrap_or(STAND_IN_LEVEL)))
     }
 
     pub fn side(&self, seat: u8) -> &'static str {
@@ -473,7 +467,7 @@ impl Round {
         let mut meta = self.meta.clone();
         let slot = &mut meta.seats[seat as usize];
         slot.kind = SeatKind::Ai;
-        slot.level = Some(STAND_IN_LEVEL.into());
+        slot.level = Some(STAND_IN_LEVEL);
         slot.token = crate::round::random_token();
         meta.draw_offer.retain(|&x| x != seat);
         if !meta.left.contains(&seat) {
@@ -577,7 +571,7 @@ impl Round {
             if s.kind == SeatKind::Ai {
                 rec.set_meta(
                     &format!("ai {}", i + 1),
-                    s.level.clone().unwrap_or_default(),
+                    s.level.unwrap_or(STAND_IN_LEVEL).name(),
                 );
             }
         }
@@ -688,7 +682,7 @@ pub fn players(seats: &[Seat], side: impl Fn(u8) -> &'static str) -> Vec<PlayerI
             seat: i as u8,
             side: side(i as u8).to_string(),
             kind: s.kind,
-            level: s.level.clone(),
+            level: s.level,
             name: seat_label(s, side(i as u8)),
             joined: s.joined || s.kind == SeatKind::Ai,
         })
@@ -698,7 +692,7 @@ pub fn players(seats: &[Seat], side: impl Fn(u8) -> &'static str) -> Vec<PlayerI
 /// Who plays a seat, as shown: the player's name, the side, or the AI.
 fn seat_label(seat: &Seat, side: &str) -> String {
     match seat.kind {
-        SeatKind::Ai => format!("AI {}", seat.level.as_deref().unwrap_or("")),
+        SeatKind::Ai => format!("AI {}", seat.level.unwrap_or(STAND_IN_LEVEL)),
         SeatKind::Human if seat.name.is_empty() => side.to_string(),
         SeatKind::Human => seat.name.clone(),
     }
