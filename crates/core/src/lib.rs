@@ -23,5 +23,5 @@ pub use game::{Evaluate, Game, Outcome, Player, PlayerSet, Turn};
 pub use options::{OptionDef, OptionKind, OptionValues, RawSpec};
 pub use perft::{divide, perft};
 pub use playout::{random_playout, sample_chance, PlayoutStats};
-pub use record::Record;
+pub use record::{EndReason, Ending, Record, Replayed};
 pub use registry::{GameEntry, Registry};
