@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tabula_core::{AnyGame, Outcome, Player, Record, Registry};
+use tabula_core::{AnyGame, EndReason, Outcome, Player, Record, Registry, Replayed};
 use tokio::sync::{broadcast, Mutex};
 
 /// The level an AI seat gets when a player leaves a game.
@@ -217,7 +217,7 @@ impl App {
     ) -> Result<Created, ApiError> {
         let rec = Record::parse(text)?;
         let mut positions = Vec::new();
-        let game = rec.replay_with(&self.registry, |g, i| {
+        let Replayed { game, ending } = rec.replay_checked(&self.registry, |g, i| {
             if i > 0 {
                 positions.push(g.position());
             }
@@ -240,8 +240,8 @@ impl App {
             .unwrap_or_else(|| rand::thread_rng().gen());
         let mut session = self.new_session(start, rec.start.clone(), seed, seats, history)?;
         session.game = game;
-        if let (Some(result), Some(reason)) = (rec.result, &rec.end) {
-            session.meta = session.meta.ended(result, reason);
+        if let Some(end) = ending.filter(|e| e.reason != EndReason::Board) {
+            session.meta = session.meta.ended(end.outcome, end.reason.as_str());
         }
         self.insert(session).await
     }
