@@ -5,21 +5,35 @@
 //! (`Registry::create`) and records (`Record::parse` + replay). The CLI and
 //! the server reach user text only through these.
 //!
+//! The games' own multi-action lines (Phylde turn records, Stelpur roll
+//! records), public library APIs, are fuzzed with the same strategies.
+//!
 //! One harness goes through the registry, so a new game is covered by
 //! joining it. The default run tries a few thousand cases per parser; the
 //! `#[ignore]` variants try 100,000 (`cargo test -p tabula-games --test
-//! parsers -- --ignored`). A panic inside a case fails the test, and
-//! proptest shrinks it to a small input.
+//! parsers -- --ignored --nocapture` prints the counts and times;
+//! `TABULA_FUZZ_CASES=N` sets another count). A panic inside a case fails
+//! the test, and proptest shrinks it to a small input.
 
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::sync::OnceLock;
 use tabula_core::options::OptionKind;
-use tabula_core::{AnyGame, Outcome, PlayerSet, RawSpec, Record, Registry, Turn};
+use tabula_core::{
+    AnyGame, EndReason, Ending, Erased, Game, Outcome, PlayerSet, RawSpec, Record, Registry, Turn,
+};
 
 const QUICK: u32 = 3_000;
 const LONG: u32 = 100_000;
+
+/// Cases of a long run: `LONG`, or `TABULA_FUZZ_CASES` when set.
+fn long() -> u32 {
+    std::env::var("TABULA_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(LONG)
+}
 
 /// Real strings of every game, built once by seeded random play.
 struct Corpus {
@@ -33,6 +47,9 @@ struct Corpus {
     /// Record files, finished or not, some from a later start position and
     /// some ended by resignation or agreement.
     records: Vec<String>,
+    /// Phylde turn records and Stelpur roll records of the games played,
+    /// with the state each is played from.
+    lines: Vec<(Box<dyn AnyGame>, String)>,
     /// Every action text seen, for mixing across positions.
     actions: Vec<String>,
 }
@@ -98,6 +115,7 @@ fn corpus() -> &'static Corpus {
             states: Vec::new(),
             positions: Vec::new(),
             records: Vec::new(),
+            lines: Vec::new(),
             actions: Vec::new(),
         };
         // The default spec of every game gets several games; each variant one.
@@ -133,6 +151,7 @@ fn corpus() -> &'static Corpus {
                 }
                 c.actions.push(text);
             }
+            c.lines.extend(game_lines(&registry, &rec));
             // A shorter record keeps replays cheap; the whole one is kept too.
             let mut short = rec.clone();
             short.actions.truncate(12);
@@ -157,6 +176,65 @@ fn corpus() -> &'static Corpus {
         c.actions.dedup();
         c
     })
+}
+
+/// The concrete state of an erased game, when it is a `G`.
+fn concrete<G: Game>(g: &dyn AnyGame) -> Option<&G> {
+    g.as_any().downcast_ref::<Erased<G>>().map(|e| &e.state)
+}
+
+/// The actions of a record from its start, as `G`'s actions.
+fn typed<G: Game>(start: &G, rec: &Record) -> Vec<G::Action> {
+    let mut g = start.clone();
+    rec.actions
+        .iter()
+        .map(|a| {
+            let action = g.parse_action(&a.text).expect("a played action");
+            g.apply(action);
+            action
+        })
+        .collect()
+}
+
+fn erased<G: Game>(g: G, spec: &str) -> Box<dyn AnyGame> {
+    Box::new(Erased::new(g, spec.to_string()))
+}
+
+/// Each Phylde turn record or Stelpur roll record of a record, with the
+/// state it is played from.
+fn game_lines(registry: &Registry, rec: &Record) -> Vec<(Box<dyn AnyGame>, String)> {
+    let start = registry.create(&rec.game, None).expect("valid spec");
+    let mut out = Vec::new();
+    if let Some(p) = concrete::<phylde::Phylde>(start.as_ref()) {
+        let stream = typed(p, rec);
+        let mut g = p.clone();
+        let mut i = 0;
+        while i < stream.len() {
+            let mover = g.turn();
+            let mut after = g.clone();
+            let mut j = i;
+            while j < stream.len() && after.turn() == mover {
+                after.apply(stream[j]);
+                j += 1;
+            }
+            let line = phylde::format_turn(&g, &stream[i..j]).expect("a played turn");
+            out.push((erased(g.clone(), &rec.game), line));
+            (g, i) = (after, j);
+        }
+    }
+    if let Some(s) = concrete::<stelpur::Stelpur>(start.as_ref()) {
+        let stream = typed(s, rec);
+        let mut g = s.clone();
+        for (i, &a) in stream.iter().enumerate() {
+            if g.turn() == Turn::Chance {
+                if let Some(r) = stelpur::roll_records(&g, &stream[i..]).first() {
+                    out.push((erased(g.clone(), &rec.game), r.to_string()));
+                }
+            }
+            g.apply(a);
+        }
+    }
+    out
 }
 
 /// One edit of a string, at a char index taken modulo its length.
@@ -366,9 +444,21 @@ fn run<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(
         ..Config::default()
     };
     let mut runner = TestRunner::new(config);
-    if let Err(e) = runner.run(&strategy, test) {
+    let ran = std::sync::atomic::AtomicU32::new(0);
+    let clock = std::time::Instant::now();
+    let counted = |value| {
+        ran.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        test(value)
+    };
+    if let Err(e) = runner.run(&strategy, counted) {
         panic!("{e}");
     }
+    // Shown with `--nocapture`: the numbers quoted for the long runs.
+    eprintln!(
+        "{} cases, no panic, in {:.1?}",
+        ran.into_inner(),
+        clock.elapsed()
+    );
 }
 
 /// Play up to `n` actions chosen by `pick`, so that counters read from
@@ -420,7 +510,7 @@ fn action_text_never_panics() {
 #[test]
 #[ignore = "long: 100,000 cases"]
 fn action_text_never_panics_long() {
-    actions(LONG);
+    actions(long());
 }
 
 // ---- position strings --------------------------------------------------
@@ -466,7 +556,7 @@ fn position_strings_never_panic() {
 #[test]
 #[ignore = "long: 100,000 cases"]
 fn position_strings_never_panic_long() {
-    positions(LONG);
+    positions(long());
 }
 
 // ---- spec strings ------------------------------------------------------
@@ -493,7 +583,7 @@ fn spec_strings_never_panic() {
 #[test]
 #[ignore = "long: 100,000 cases"]
 fn spec_strings_never_panic_long() {
-    specs(LONG);
+    specs(long());
 }
 
 // ---- records -----------------------------------------------------------
@@ -502,8 +592,16 @@ fn records(cases: u32) {
     let c = corpus();
     run(cases, text_like(c.records.clone()), |text| {
         if let Ok(rec) = Record::parse(&text) {
-            if let Ok(g) = rec.replay(&c.registry) {
-                let _ = (g.position(), g.outcome());
+            if let Ok(r) = rec.replay_checked(&c.registry, |_, _| {}) {
+                // The ending accepted is the board's whenever the game is over.
+                let board = r.game.outcome().map(|outcome| Ending {
+                    outcome,
+                    reason: EndReason::Board,
+                });
+                match r.ending {
+                    Some(e) if e.reason != EndReason::Board => prop_assert_eq!(board, None),
+                    ending => prop_assert_eq!(ending, board),
+                }
             }
         }
         Ok(())
@@ -512,13 +610,13 @@ fn records(cases: u32) {
 
 #[test]
 fn records_never_panic() {
-    records(QUICK / 3);
+    records(QUICK);
 }
 
 #[test]
 #[ignore = "long: 100,000 cases"]
 fn records_never_panic_long() {
-    records(LONG);
+    records(long());
 }
 
 // ---- exhaustive truncations --------------------------------------------
@@ -604,4 +702,49 @@ fn inputs_that_once_panicked() {
             .expect("counters in range");
         play_on(g.as_mut(), 0, 12);
     }
+}
+
+// ---- the games' own multi-action lines ----------------------------------
+
+fn game_specific_lines(cases: u32) {
+    let c = corpus();
+    let others: Vec<String> = c.lines.iter().step_by(50).map(|(_, l)| l.clone()).collect();
+    let strategy = (0..c.lines.len()).prop_flat_map(|i| {
+        let mut seeds = others.clone();
+        seeds.extend(std::iter::repeat_n(c.lines[i].1.clone(), 20));
+        (Just(i), text_like(seeds))
+    });
+    run(cases, strategy, |(i, text)| {
+        let g = c.lines[i].0.as_ref();
+        if let Some(p) = concrete::<phylde::Phylde>(g) {
+            if let Ok(actions) = phylde::parse_turn(p, &text) {
+                let mut p = p.clone();
+                for a in actions {
+                    prop_assert!(p.parse_action(&p.action_text(a)).is_ok());
+                    p.apply(a);
+                }
+            }
+        }
+        if let Some(s) = concrete::<stelpur::Stelpur>(g) {
+            if let Ok(r) = stelpur::RollRecord::parse(&text) {
+                let mut s = s.clone();
+                let before = s.position();
+                if s.apply_roll_record(&r).is_err() {
+                    prop_assert_eq!(s.position(), before, "an error changed the game");
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn turn_and_roll_records_never_panic() {
+    game_specific_lines(QUICK);
+}
+
+#[test]
+#[ignore = "long: 100,000 cases"]
+fn turn_and_roll_records_never_panic_long() {
+    game_specific_lines(long());
 }
