@@ -334,6 +334,7 @@ impl Record {
                     claimed.to_text()
                 )),
             },
+            // `end: agreement` (`Board` is never read from an `end:` line).
             (Some(_), Some(claimed), None) => {
                 let all = Outcome::Draw(PlayerSet::all(game.num_players()));
                 if claimed == all {
