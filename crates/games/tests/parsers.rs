@@ -461,6 +461,17 @@ fn run<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(
     );
 }
 
+/// An error is a message, on one line when the input was (the CLI prints
+/// it as one line).
+fn one_line(input: &str, e: &tabula_core::Error) -> Result<(), TestCaseError> {
+    let shown = e.to_string();
+    prop_assert!(!e.message.trim().is_empty(), "empty error for `{}`", input);
+    if !input.contains(['\n', '\r']) {
+        prop_assert!(!shown.contains(['\n', '\r']), "`{}`: {}", input, shown);
+    }
+    Ok(())
+}
+
 /// Play up to `n` actions chosen by `pick`, so that counters read from
 /// text are incremented (an overflow would panic here).
 fn play_on(g: &mut dyn AnyGame, mut pick: u64, n: usize) {
@@ -494,7 +505,7 @@ fn actions(cases: u32) {
                 play_on(g.as_mut(), 0, 1);
             }
             Err(e) => {
-                prop_assert!(!e.message.is_empty());
+                one_line(&text, &e)?;
                 prop_assert_eq!(g.position(), before, "an error changed the game");
             }
         }
@@ -529,8 +540,9 @@ fn positions(cases: u32) {
         (Just(spec.clone()), text_like(same_game), any::<u64>())
     });
     run(cases, strategy, |(spec, text, pick)| {
-        let Ok(mut g) = c.registry.create(&spec, Some(&text)) else {
-            return Ok(());
+        let mut g = match c.registry.create(&spec, Some(&text)) {
+            Ok(g) => g,
+            Err(e) => return one_line(&text, &e),
         };
         // What was read is written back and reads back the same.
         let written = g.position();
@@ -565,6 +577,9 @@ fn specs(cases: u32) {
     let c = corpus();
     run(cases, text_like(c.specs.clone()), |text| {
         let _ = RawSpec::parse(&text);
+        if let Err(e) = c.registry.create(&text, None) {
+            one_line(&text, &e)?;
+        }
         if let Ok(g) = c.registry.create(&text, None) {
             // The canonical spec names the same game.
             let again = c.registry.create(g.spec(), None);
