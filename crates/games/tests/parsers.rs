@@ -676,10 +676,11 @@ fn every_truncation_and_multibyte_insertion_is_an_error_or_a_value() {
     }
 }
 
-/// Inputs that once panicked, kept as fixed cases: each is an error or,
+/// Inputs that once panicked or were misread, kept as fixed cases: each is
+/// an error or,
 /// for a counter at the top of its range, a game that plays on.
 #[test]
-fn inputs_that_once_panicked() {
+fn inputs_that_once_broke_a_parser() {
     let c = corpus();
     let start = |spec: &str| c.registry.create(spec, None).expect("valid spec");
     let bad_actions = [
@@ -707,6 +708,16 @@ fn inputs_that_once_panicked() {
             format!("1,2,3,4,5,6/13,14,15,16,17,18 1 6-6:{sixes} 0 1"),
         ),
     ];
+    // Not a panic but a misreading: a third die value took the second's
+    // place, so `1,2,6` read as `1,6,6`.
+    let stelpur = "stelpur(six_counts_twice=true)";
+    let pawns = "1,2,3,4,5,6/13,14,15,16,17,18 1";
+    let read = |dice: &str| {
+        c.registry
+            .create(stelpur, Some(&format!("{pawns} {dice} 0 1")))
+    };
+    assert!(read("6-1:1,6,6").is_ok(), "the real values read");
+    assert!(read("6-1:1,2,6").is_err(), "a value the roll does not give");
     for (spec, text) in bad_positions {
         assert!(c.registry.create(&spec, Some(&text)).is_err(), "{text}");
     }
