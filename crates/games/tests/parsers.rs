@@ -677,8 +677,7 @@ fn every_truncation_and_multibyte_insertion_is_an_error_or_a_value() {
 }
 
 /// Inputs that once panicked or were misread, kept as fixed cases: each is
-/// an error or,
-/// for a counter at the top of its range, a game that plays on.
+/// an error or, for a counter at the top of its range, a game that plays on.
 #[test]
 fn inputs_that_once_broke_a_parser() {
     let c = corpus();
