@@ -2,7 +2,7 @@
 
 use crate::inspect::status_line;
 use crate::CmdResult;
-use tabula_core::Record;
+use tabula_core::{EndReason, Record};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,8 +22,8 @@ pub fn run(args: Args) -> CmdResult {
         println!("{k}: {v}");
     }
     let reg = tabula_games::registry();
-    let game = record
-        .replay_with(&reg, |game, i| {
+    let replayed = record
+        .replay_checked(&reg, |game, i| {
             if i > 0 {
                 let a = &record.actions[i - 1];
                 let who = a
@@ -36,12 +36,17 @@ pub fn run(args: Args) -> CmdResult {
             }
         })
         .map_err(|e| format!("{}: {e}", args.file))?;
+    let game = replayed.game;
     if !args.boards {
         println!("{}", game.render().trim_end());
     }
     println!("{}", status_line(game.as_ref()));
-    if let (Some(r), Some(end)) = (record.result, &record.end) {
-        println!("result by {end}: {}", r.to_text());
+    if let Some(end) = replayed.ending.filter(|e| e.reason != EndReason::Board) {
+        println!(
+            "result by {}: {}",
+            end.reason.as_str(),
+            end.outcome.to_text()
+        );
     }
     println!("record OK: {} actions", record.actions.len());
     Ok(())

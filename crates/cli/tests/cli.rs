@@ -172,6 +172,19 @@ fn computer_games_are_saved_and_replayed() {
         std::fs::write(&bad, broken.join("\n")).expect("write");
         let out = tabula(&["replay", bad.to_str().expect("path")]);
         assert_clean_failure(&out, &format!("line {body_line}:"));
+        // A finished game with another result than the board's.
+        let result = text
+            .lines()
+            .find(|l| l.starts_with("result: "))
+            .expect("a finished game has its result");
+        let other = if result == "result: win 1" {
+            "result: win 2"
+        } else {
+            "result: win 1"
+        };
+        std::fs::write(&bad, text.replace(result, other)).expect("write");
+        let out = tabula(&["replay", bad.to_str().expect("path")]);
+        assert_clean_failure(&out, "result says");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -232,6 +245,48 @@ fn bad_input_fails_with_one_line() {
         assert_clean_failure(&tabula(&["bench", &name, "--seconds=-1"]), "--seconds");
         assert_clean_failure(&tabula(&["play", &name, "--seats", "human"]), "seats");
     }
+}
+
+#[test]
+fn replay_refuses_results_the_moves_do_not_reach_and_bad_text() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-result-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let head = "[Tabula record]\ngame: dragonchess\n";
+    for (i, (text, needle)) in [
+        (format!("{head}result: win 1\n\n"), "not over"),
+        (
+            format!("{head}result: win 1\nend: agreement\n\n"),
+            "draw 1,2",
+        ),
+        (
+            "[Tabula record]\ngame: gildervaik\nresult: win 1\nend: resign\n\n".into(),
+            "two-player",
+        ),
+        (format!("{head}\n1 S😀\n"), "line 4"),
+        (format!("{head}\n1 W2e2-2é3\n"), "line 4"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let f = dir.join(format!("{i}.txt"));
+        std::fs::write(&f, &text).expect("write");
+        assert_clean_failure(&tabula(&["replay", f.to_str().expect("path")]), needle);
+    }
+    // A resignation as Tabula records it is accepted and shown.
+    let f = dir.join("resign.txt");
+    std::fs::write(&f, format!("{head}result: win 2\nend: resign\n\n")).expect("write");
+    let out = tabula(&["replay", f.to_str().expect("path")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout(&out).contains("result by resign: win 2"),
+        "{}",
+        stdout(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

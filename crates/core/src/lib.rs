@@ -23,5 +23,5 @@ pub use game::{ActionFacts, Evaluate, Game, GameType, Outcome, Player, PlayerSet
 pub use options::{OptionDef, OptionKind, OptionValues, RawSpec};
 pub use perft::{divide, perft};
 pub use playout::{pick_chance, random_playout, sample_chance, PlayoutStats};
-pub use record::Record;
+pub use record::{EndReason, Ending, Record, Replayed};
 pub use registry::{GameEntry, Registry};

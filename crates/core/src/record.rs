@@ -15,17 +15,22 @@
 //!
 //! Header lines are `key: value` (`game` required; `start` is the start
 //! position when it is not the standard one; `result` is `win N` or
-//! `draw N,M`; `end: resign` or `end: agreement` marks a result decided off
-//! the board; any other key is free metadata). After a blank line comes one
+//! `draw N,M`; `end: resign`, `agreement`, `left`, `time` or `abandoned`
+//! marks a result decided off the board; any other key is free metadata). A declared result is
+//! checked against the replay (see [`Record::replay_checked`]). After a blank line comes one
 //! action per line: the acting seat (1-based) or `*` for a chance outcome,
 //! then the action in the game's notation. `#` starts a comment line.
 
 use crate::erased::AnyGame;
 use crate::error::Error;
-use crate::game::{Outcome, Player, Turn};
+use crate::game::{Outcome, Player, PlayerSet, Turn};
 use crate::registry::Registry;
+use serde::{Deserialize, Serialize};
 
 const MAGIC: &str = "[Tabula record]";
+
+/// The `end:` words a record may carry.
+const END_WORDS: &str = "`resign`, `agreement`, `left`, `time` or `abandoned`";
 
 /// One recorded action: who acted (`None` = chance) and the action text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +39,104 @@ pub struct RecordedAction {
     pub text: String,
     /// Line number in the file it was read from (0 when built in memory).
     pub line: usize,
+}
+
+/// Why a game is over. The words are API values (records' `end:` line, the
+/// server's JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EndReason {
+    /// The rules ended it: the replayed game is over.
+    Board,
+    /// A player of a two-player game resigned (`end: resign`).
+    Resign,
+    /// Every seat agreed to a draw (`end: agreement`).
+    Agreement,
+    /// A player left a two-player game (`end: left`).
+    Left,
+    /// A player's clock ran out in a two-player game (`end: time`).
+    Time,
+    /// A player stayed away and the other claimed the game (`end: abandoned`).
+    Abandoned,
+}
+
+impl EndReason {
+    /// Every reason, for lookups and tests.
+    pub const ALL: [EndReason; 6] = [
+        EndReason::Board,
+        EndReason::Resign,
+        EndReason::Agreement,
+        EndReason::Left,
+        EndReason::Time,
+        EndReason::Abandoned,
+    ];
+
+    /// The word used in records (`end: ...`) and by the server.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Board => "board",
+            EndReason::Resign => "resign",
+            EndReason::Agreement => "agreement",
+            EndReason::Left => "left",
+            EndReason::Time => "time",
+            EndReason::Abandoned => "abandoned",
+        }
+    }
+
+    /// An `end:` header value; only the off-board reasons are written.
+    fn parse(text: &str) -> Option<EndReason> {
+        let word = text.trim().to_ascii_lowercase();
+        EndReason::ALL
+            .into_iter()
+            .find(|r| *r != EndReason::Board && r.as_str() == word)
+    }
+
+    /// One player of two lost off the board (any reason but the board and
+    /// an agreement).
+    fn is_a_loss(self) -> bool {
+        !matches!(self, EndReason::Board | EndReason::Agreement)
+    }
+}
+
+impl std::str::FromStr for EndReason {
+    type Err = Error;
+
+    fn from_str(word: &str) -> Result<Self, Error> {
+        EndReason::ALL
+            .into_iter()
+            .find(|r| r.as_str() == word)
+            .ok_or_else(|| Error::bad_record(format!("unknown end `{word}`")))
+    }
+}
+
+/// How a game ended. Stored by the server as `{"result": "win 2",
+/// "reason": "resign"}` (the result in record notation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    #[serde(rename = "result", with = "outcome_text")]
+    pub outcome: Outcome,
+    pub reason: EndReason,
+}
+
+mod outcome_text {
+    use crate::game::Outcome;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&o.to_text())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
+        let text = String::deserialize(d)?;
+        Outcome::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A record replayed and checked: the game after the last action and how
+/// it ended (`None` while it goes on).
+pub struct Replayed {
+    pub game: Box<dyn AnyGame>,
+    pub ending: Option<Ending>,
 }
 
 /// A whole game as text.
@@ -140,7 +243,12 @@ impl Record {
                     "game" => rec.game = v,
                     "start" => rec.start = Some(v),
                     "result" => rec.result = Some(Outcome::parse(&v).map_err(|e| err(e.message))?),
-                    "end" => rec.end = Some(v),
+                    "end" => {
+                        let reason = EndReason::parse(&v).ok_or_else(|| {
+                            err(format!("bad end `{v}` (expected {})", END_WORDS))
+                        })?;
+                        rec.end = Some(reason.as_str().to_string());
+                    }
                     _ => rec.meta.push((k, v)),
                 }
                 continue;
@@ -173,14 +281,15 @@ impl Record {
         Ok(rec)
     }
 
-    /// Replay every action, checking each; `visit(game, index)` sees the
-    /// state after each action (index 0 = the start, before any action).
-    /// The first bad action is reported with its line.
-    pub fn replay_with(
+    /// Replay every action, checking each, then check the declared result
+    /// (see [`Record::ending`]); `visit(game, index)` sees the state after
+    /// each action (index 0 = the start, before any action). The first bad
+    /// action is reported with its line.
+    pub fn replay_checked(
         &self,
         registry: &Registry,
         mut visit: impl FnMut(&dyn AnyGame, usize),
-    ) -> Result<Box<dyn AnyGame>, Error> {
+    ) -> Result<Replayed, Error> {
         let mut game = registry
             .create(&self.game, self.start.as_deref())
             .map_err(|e| Error::bad_record(e.to_string()))?;
@@ -216,24 +325,85 @@ impl Record {
                 .map_err(|e| Error::bad_record(format!("{at}: {e}")))?;
             visit(game.as_ref(), i + 1);
         }
-        if self.end.is_none() {
-            if let (Some(claimed), Some(actual)) = (self.result, game.outcome()) {
-                if claimed != actual {
-                    return Err(Error::bad_record(format!(
-                        "result says `{}` but the game ended `{}`",
-                        claimed.to_text(),
-                        actual.to_text()
-                    )));
-                }
-            }
-            if self.result.is_some() && game.outcome().is_none() {
-                return Err(Error::bad_record("a result is given but the game is not over (add `end: resign` or `end: agreement`)"));
-            }
-        }
-        Ok(game)
+        let ending = self.ending(game.as_ref())?;
+        Ok(Replayed { game, ending })
+    }
+
+    /// [`Record::replay_checked`] for callers that only need the game.
+    pub fn replay_with(
+        &self,
+        registry: &Registry,
+        visit: impl FnMut(&dyn AnyGame, usize),
+    ) -> Result<Box<dyn AnyGame>, Error> {
+        self.replay_checked(registry, visit).map(|r| r.game)
     }
 
     pub fn replay(&self, registry: &Registry) -> Result<Box<dyn AnyGame>, Error> {
         self.replay_with(registry, |_, _| {})
+    }
+
+    /// How the game ended, given `game` replayed from this record: the
+    /// declared `result` must be the board's outcome when the game is over
+    /// (and may be left out), and a result is declared while the game goes
+    /// on only with the off-board end that explains it, as Tabula records
+    /// them: `end: resign` is a win in a two-player game (either seat may
+    /// resign), `end: agreement` a draw of every seat.
+    pub fn ending(&self, game: &dyn AnyGame) -> Result<Option<Ending>, Error> {
+        let bad = |m: String| Err(Error::bad_record(m));
+        let reason = match self.end.as_deref().map(|e| (e, EndReason::parse(e))) {
+            None => None,
+            Some((_, Some(r))) => Some(r),
+            Some((e, None)) => return bad(format!("bad end `{e}` (expected {END_WORDS})")),
+        };
+        let ending = |outcome, reason| Ok(Some(Ending { outcome, reason }));
+        match (reason, self.result, game.outcome()) {
+            (None, None, board) => Ok(board.map(|outcome| Ending {
+                outcome,
+                reason: EndReason::Board,
+            })),
+            (None, Some(claimed), Some(actual)) if claimed == actual => {
+                ending(actual, EndReason::Board)
+            }
+            (None, Some(claimed), Some(actual)) => bad(format!(
+                "result says `{}` but the game ended `{}`",
+                claimed.to_text(),
+                actual.to_text()
+            )),
+            (None, Some(claimed), None) => bad(format!(
+                "result `{}` is given but the game is not over (a result off the board needs `end: resign` or `end: agreement`)",
+                claimed.to_text()
+            )),
+            (Some(r), _, Some(actual)) => bad(format!(
+                "`end: {}` but the game ended on the board (`{}`)",
+                r.as_str(),
+                actual.to_text()
+            )),
+            (Some(r), None, None) => bad(format!("`end: {}` needs a `result:` line", r.as_str())),
+            (Some(r), Some(claimed), None) if r.is_a_loss() => match claimed {
+                _ if game.num_players() != 2 => bad(format!(
+                    "only a two-player game ends by `end: {}`",
+                    r.as_str()
+                )),
+                Outcome::Win(p) if p.index() < 2 => ending(claimed, r),
+                _ => bad(format!(
+                    "`end: {}` is a win of the other player (`win 1` or `win 2`), not `{}`",
+                    r.as_str(),
+                    claimed.to_text()
+                )),
+            },
+            // `end: agreement` (`Board` is never read from an `end:` line).
+            (Some(_), Some(claimed), None) => {
+                let all = Outcome::Draw(PlayerSet::all(game.num_players()));
+                if claimed == all {
+                    ending(claimed, EndReason::Agreement)
+                } else {
+                    bad(format!(
+                        "an agreement is a draw of every seat (`{}`), not `{}`",
+                        all.to_text(),
+                        claimed.to_text()
+                    ))
+                }
+            }
+        }
     }
 }

@@ -12,8 +12,8 @@ use rand::{Rng, SeedableRng};
 use tabula_core::conformance::{check_games, check_state, Config};
 use tabula_core::options::{OptionDef, OptionKind, OptionValues};
 use tabula_core::{
-    perft, ActionFacts, Error, Game, GameEntry, GameType, Outcome, Played, Player, PlayerSet,
-    Record, Registry, Turn,
+    perft, ActionFacts, EndReason, Ending, Error, Game, GameEntry, GameType, Outcome, Played,
+    Player, PlayerSet, Record, Registry, Turn,
 };
 
 const TARGET: u8 = 10;
@@ -479,6 +479,129 @@ fn records_round_trip_and_report_the_first_bad_line() {
     assert!(Record::parse("hello").is_err());
     assert!(Record::parse("[Tabula record]\nno colon here\n").is_err());
     assert!(Record::parse("[Tabula record]\ngame: toy\n\nx step\n").is_err());
+}
+
+/// A record's declared result is accepted only when the replay agrees:
+/// the board's outcome, or a resignation or agreement while the game goes on.
+#[test]
+fn declared_results_must_agree_with_the_replay() {
+    let reg = registry();
+    let check = |text: &str| Record::parse(text).and_then(|r| r.replay_checked(&reg, |_, _| {}));
+    let ending = |text: &str| check(text).map(|r| r.ending);
+    let refused = |text: &str, why: &str| {
+        let e = check(text)
+            .err()
+            .unwrap_or_else(|| panic!("accepted:\n{text}"));
+        assert!(e.message.contains(why), "{e}");
+        assert!(!e.to_string().contains('\n'), "one line: {e}");
+    };
+    let head = "[Tabula record]\ngame: toy\n";
+    // Nothing played: no result can be claimed without a reason.
+    assert_eq!(ending(&format!("{head}\n")), Ok(None));
+    refused(&format!("{head}result: win 1\n\n"), "not over");
+    refused(&format!("{head}result: draw 1,2\n\n"), "not over");
+    // A finished game: the board's result, with or without the header.
+    let moves = "\n* roll3\n1 step\n1 step\n* roll3\n2 step\n2 stop\n* roll2\n1 step\n1 step\n";
+    let won = Ending {
+        outcome: Outcome::Win(Player(0)),
+        reason: EndReason::Board,
+    };
+    assert_eq!(ending(&format!("{head}{moves}")), Ok(Some(won)));
+    assert_eq!(
+        ending(&format!("{head}result: win 1\n{moves}")),
+        Ok(Some(won))
+    );
+    refused(&format!("{head}result: win 2\n{moves}"), "ended `win 1`");
+    refused(&format!("{head}result: draw 1,2\n{moves}"), "ended `win 1`");
+    // Off the board, as Tabula writes it: a resignation in a two-player
+    // game (either seat may resign), an agreed draw of every seat.
+    for (headers, outcome, reason) in [
+        (
+            "result: win 2\nend: resign\n",
+            Outcome::Win(Player(1)),
+            EndReason::Resign,
+        ),
+        (
+            "result: win 1\nend: resign\n",
+            Outcome::Win(Player(0)),
+            EndReason::Resign,
+        ),
+        (
+            "result: draw 1,2\nend: agreement\n",
+            Outcome::Draw(PlayerSet::all(2)),
+            EndReason::Agreement,
+        ),
+        (
+            "result: win 2\nend: left\n",
+            Outcome::Win(Player(1)),
+            EndReason::Left,
+        ),
+        (
+            "result: win 1\nend: time\n",
+            Outcome::Win(Player(0)),
+            EndReason::Time,
+        ),
+    ] {
+        for body in ["\n", "\n* roll1\n1 step\n"] {
+            let text = format!("{head}{headers}{body}");
+            assert_eq!(
+                ending(&text),
+                Ok(Some(Ending { outcome, reason })),
+                "{text}"
+            );
+        }
+    }
+    refused(
+        &format!("{head}result: draw 1,2\nend: resign\n\n"),
+        "`end: resign` is a win",
+    );
+    refused(
+        &format!("{head}result: win 3\nend: resign\n\n"),
+        "`end: resign` is a win",
+    );
+    refused(
+        &format!("{head}result: win 1\nend: agreement\n\n"),
+        "agreement is a draw",
+    );
+    refused(
+        &format!("{head}result: draw 1\nend: agreement\n\n"),
+        "agreement is a draw",
+    );
+    refused(&format!("{head}end: resign\n\n"), "needs a `result:`");
+    refused(&format!("{head}result: win 1\nend: board\n\n"), "bad end");
+    refused(
+        &format!("{head}result: draw 1,2\nend: abandoned\n\n"),
+        "`end: abandoned` is a win",
+    );
+    refused(
+        &format!("{head}result: win 2\nend: resign\n{moves}"),
+        "ended on the board",
+    );
+    refused(
+        &format!("{head}result: win 1\nend: agreement\n{moves}"),
+        "ended on the board",
+    );
+    let three = "[Tabula record]\ngame: toy(players=3)\n";
+    refused(
+        &format!("{three}result: win 2\nend: resign\n\n"),
+        "two-player",
+    );
+    assert_eq!(
+        ending(&format!("{three}result: draw 1,2,3\nend: agreement\n\n")),
+        Ok(Some(Ending {
+            outcome: Outcome::Draw(PlayerSet::all(3)),
+            reason: EndReason::Agreement
+        }))
+    );
+    refused(
+        &format!("{three}result: draw 1,2\nend: agreement\n\n"),
+        "draw 1,2,3",
+    );
+    // An unknown end is a syntax error; the reason is read in any case.
+    let e = Record::parse(&format!("{head}result: win 1\nend: timeout\n\n")).unwrap_err();
+    assert!(e.message.contains("line 4: bad end `timeout`"), "{e}");
+    let r = Record::parse(&format!("{head}result: win 1\nend: Resign\n\n")).unwrap();
+    assert_eq!(r.end.as_deref(), Some("resign"));
 }
 
 #[test]

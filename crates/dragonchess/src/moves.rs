@@ -65,12 +65,16 @@ pub fn parse(text: &str) -> Result<Written, Error> {
             "`{t}`: expected a move like `W2e2-2e3`, `R3f5x2f4` or `W2c7-2c8=H`"
         ))
     };
+    // Only ASCII from here on, so byte offsets are char boundaries.
+    if !t.is_ascii() {
+        return Err(bad());
+    }
     let core = t.strip_suffix(['+', '#']).unwrap_or(t);
-    let (core, promotion) = match core.len().checked_sub(2).map(|i| core.split_at(i)) {
-        Some((head, tail)) if tail.eq_ignore_ascii_case("=h") => (head, true),
-        _ => (core, false),
+    let (core, promotion) = match core.strip_suffix("=H").or(core.strip_suffix("=h")) {
+        Some(head) => (head, true),
+        None => (core, false),
     };
-    if core.len() != 8 || !core.is_ascii() {
+    if core.len() != 8 {
         return Err(bad());
     }
     let kind = core
@@ -138,6 +142,11 @@ mod tests {
             "W2e2-2e3+#",
             "W2m2-2e3",
             "é2e2-2e3",
+            "S😀",
+            "W2e2-2é3",
+            "W2e2-2e😀",
+            "😀",
+            "é",
         ] {
             assert!(parse(text).is_err(), "{text}");
         }

@@ -135,13 +135,18 @@ fn parse_rank(text: &str) -> Result<Vec<(usize, Piece)>, String> {
     while let Some(c) = chars.next() {
         if let Some(d) = c.to_digit(10) {
             // Greedy: consecutive digits are one number, so runs never touch.
+            let bad_run = || format!("bad run of empty squares in `{text}`");
             let mut n = d as usize;
             while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                // Stop before a long run of digits overflows.
                 n = n * 10 + d2 as usize;
+                if n > FILES {
+                    return Err(bad_run());
+                }
                 chars.next();
             }
             if d == 0 || n > FILES {
-                return Err(format!("bad run of empty squares in `{text}`"));
+                return Err(bad_run());
             }
             file += n;
         } else {
@@ -197,6 +202,10 @@ mod tests {
                 "11 squares",
             ),
             (&format!("{} g 0 1", kings.replace("K11", "K56")), "bad run"),
+            (
+                &format!("{} g 0 1", kings.replace("K11", "K99999999999999999999999")),
+                "bad run",
+            ),
             (
                 &format!("{} g 0 1", kings.replace("K11", "K011")),
                 "bad run",

@@ -119,7 +119,11 @@ fn parse_coords(text: &str) -> Option<(usize, usize)> {
         return None;
     }
     let rank = &text[1..];
-    if rank.is_empty() || rank.len() > 2 || rank.starts_with('0') {
+    if rank.is_empty()
+        || rank.len() > 2
+        || rank.starts_with('0')
+        || !rank.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     let rank: usize = rank.parse().ok()?;

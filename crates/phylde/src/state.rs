@@ -231,7 +231,7 @@ impl Phylde {
             Action::EndTurn => return self.end_turn(),
         };
         if first && !captured {
-            self.no_capture += 1;
+            self.no_capture = self.no_capture.saturating_add(1);
         }
         self.mark_acted(kind, acted);
         // The opponent's King was not surrounded before this action (the
@@ -254,7 +254,7 @@ impl Phylde {
     fn end_turn(&mut self) {
         self.turn = TurnState::default();
         self.turn_hash = 0;
-        self.turn_number += 1;
+        self.turn_number = self.turn_number.saturating_add(1);
         self.set_side(self.side.other());
         if self.is_surrounded(self.side.other()) {
             self.result = Some(Outcome::Win(player(self.side)));

@@ -17,7 +17,7 @@ use rand::Rng;
 use std::sync::Arc;
 use std::time::Duration;
 use tabula_ai::AiLevel;
-use tabula_core::{AnyGame, Player, Record, Registry, Turn};
+use tabula_core::{AnyGame, EndReason, Player, Record, Registry, Replayed, Turn};
 use tokio::sync::{broadcast, oneshot};
 
 /// How many games `GET /api/games` lists.
@@ -338,7 +338,9 @@ impl App {
     /// Continue a game from a record file, with new seats.
     pub async fn import(self: &Arc<Self>, req: ImportGame) -> Result<Created, RoundError> {
         let rec = Record::parse(&req.record)?;
-        let game = rec.replay(&self.registry)?;
+        // The declared result must be the replay's (or an ending off the
+        // board that agrees with it).
+        let Replayed { game, ending } = rec.replay_checked(&self.registry, |_, _| {})?;
         let start = self.registry.create(&rec.game, rec.start.as_deref())?;
         let seats = self.seats_for(game.as_ref(), &req.seats)?;
         let seed = rec
@@ -351,11 +353,8 @@ impl App {
             .iter()
             .map(|a| (a.actor.map(|p| p.0), a.text.as_str()));
         round.replay(actions).map_err(RoundError::BadRequest)?;
-        if let (Some(outcome), Some(reason)) = (rec.result, &rec.end) {
-            let reason = reason
-                .parse()
-                .map_err(|_| RoundError::BadRequest(format!("unknown end `{reason}`")))?;
-            let change = round.finish(outcome, reason);
+        if let Some(end) = ending.filter(|e| e.reason != EndReason::Board) {
+            let change = round.finish(end.outcome, end.reason);
             round.apply(change);
         }
         round.roll_dice();

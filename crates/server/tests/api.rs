@@ -215,6 +215,13 @@ async fn resign_draw_rematch_and_import() {
     let s = srv.get(&g).await;
     assert_eq!(s["state"]["result"]["text"], "draw 1,2");
     assert_eq!(s["state"]["result"]["reason"], "agreement");
+    // An agreed draw exports and imports with its ending.
+    let (_, rec) = srv.call("GET", &format!("{g}/record"), Value::Null).await;
+    let drawn = srv.post("/api/games/import", json!({"record": rec})).await;
+    let drawn = srv
+        .get(&format!("/api/games/{}", drawn["id"].as_str().expect("id")))
+        .await;
+    assert_eq!(drawn["state"]["result"], s["state"]["result"]);
     let (st, _) = srv
         .call(
             "POST",
@@ -248,9 +255,11 @@ async fn resign_draw_rematch_and_import() {
         .await;
     let imported = srv.post("/api/games/import", json!({"record": rec})).await;
     let iid = imported["id"].as_str().expect("id");
+    let back = srv.get(&format!("/api/games/{iid}")).await;
+    assert_eq!(back["history"], s["history"]);
     assert_eq!(
-        srv.get(&format!("/api/games/{iid}")).await["history"],
-        s["history"]
+        back["state"]["result"], s["state"]["result"],
+        "the resignation too"
     );
     let (st, v) = srv
         .call(
@@ -262,7 +271,7 @@ async fn resign_draw_rematch_and_import() {
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     assert!(v["error"].as_str().unwrap_or("").contains("line 4"), "{v}");
     let list = srv.get("/api/games").await;
-    assert_eq!(list.as_array().map(Vec::len), Some(3));
+    assert_eq!(list.as_array().map(Vec::len), Some(4));
     let _ = std::fs::remove_file(&db);
 }
 
@@ -375,6 +384,47 @@ async fn every_registered_game_plays_and_resumes() {
         assert_eq!(srv.settled(&id).await, before, "{} resumes", entry.name);
         let _ = std::fs::remove_file(&db);
     }
+}
+
+/// Non-ASCII move text and records that claim a result the moves do not
+/// reach get a 4xx JSON error and change nothing (they once killed the
+/// request with a panic, or were taken as they were).
+#[tokio::test]
+async fn bad_text_and_false_results_are_refused_cleanly() {
+    let db = temp_db("badtext");
+    let srv = start(tabula_games::registry(), &db).await;
+    let (id, t) = srv.create(json!({"spec": "dragonchess"})).await;
+    let g = format!("/api/games/{id}");
+    let before = srv.get(&g).await;
+    for action in ["S😀", "W2e2-2é3", "W2e2-2e😀", "é"] {
+        let (st, v) = srv
+            .call(
+                "POST",
+                &format!("{g}/move"),
+                json!({"token": t[0], "action": action}),
+            )
+            .await;
+        assert!(st.is_client_error(), "{action}: {st} {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+    assert_eq!(srv.get(&g).await, before, "the game is unchanged");
+    for record in [
+        "[Tabula record]\ngame: dragonchess\n\n1 S😀\n",
+        "[Tabula record]\ngame: dragonchess\n\n1 W2e2-2é3\n",
+        "[Tabula record]\ngame: dragonchess\nresult: win 1\n\n",
+        "[Tabula record]\ngame: dragonchess\nresult: draw 1,2\nend: resign\n\n",
+    ] {
+        let (st, v) = srv
+            .call("POST", "/api/games/import", json!({"record": record}))
+            .await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{record}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+    assert_eq!(
+        srv.get("/api/games").await.as_array().map(Vec::len),
+        Some(1)
+    );
+    let _ = std::fs::remove_file(&db);
 }
 
 #[tokio::test]

@@ -93,6 +93,25 @@ async fn every_ending_goes_through_the_finisher_once() {
     let s = srv.get(&format!("/api/games/{id}")).await;
     assert_eq!(s["state"]["result"]["reason"], "left");
     assert_eq!(s["state"]["turn"]["kind"], "over");
+    // Exported and imported, it stays ended the same way (and is not
+    // announced again: an import is no new ending).
+    let (_, record) = srv
+        .call("GET", &format!("/api/games/{id}/record"), Value::Null)
+        .await;
+    assert!(
+        record.as_str().unwrap_or("").contains("end: left"),
+        "{record}"
+    );
+    let imported = srv
+        .post("/api/games/import", json!({"record": record}))
+        .await;
+    let s = srv
+        .get(&format!(
+            "/api/games/{}",
+            imported["id"].as_str().expect("id")
+        ))
+        .await;
+    assert_eq!(s["state"]["result"]["reason"], "left");
 
     // In a game of three the leaver's seat plays on; the end says who left.
     let (id, t) = srv

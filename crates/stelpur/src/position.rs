@@ -143,6 +143,16 @@ fn parse_dice(g: &mut Stelpur, text: &str) -> Result<(), String> {
         Some((v, p)) => (v, Some(p)),
         None => (rest, None),
     };
+    let m = g.mover();
+    let last = single(g.pawns[m]);
+    let full = roll.values(last, &g.opts);
+    let not_given = || {
+        let all: Vec<String> = full.each().map(|v| v.to_string()).collect();
+        format!(
+            "roll {roll} does not give the values `{vals_text}` here (it gives [{}])",
+            all.join(",")
+        )
+    };
     let mut left = Left::EMPTY;
     let mut prev = 0;
     for item in vals_text.split(',') {
@@ -154,18 +164,13 @@ fn parse_dice(g: &mut Stelpur, text: &str) -> Result<(), String> {
                 "die values must be in increasing order in `{text}`"
             ));
         }
+        // Each value must be one the roll gives, at most as often: this
+        // keeps `left` a sub-multiset of `full` (two distinct values at most).
+        if left.count(v) >= full.count(v) {
+            return Err(not_given());
+        }
         prev = v;
         left = left.with(v, 1);
-    }
-    let m = g.mover();
-    let last = single(g.pawns[m]);
-    let full = roll.values(last, &g.opts);
-    if !left.within(full) {
-        let all: Vec<String> = full.each().map(|v| v.to_string()).collect();
-        return Err(format!(
-            "roll {roll} does not give the values `{vals_text}` here (it gives [{}])",
-            all.join(",")
-        ));
     }
     let used = left.total() < full.total();
     if captured && (!used || g.no_capture != 0) {
