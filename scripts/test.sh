@@ -1,8 +1,28 @@
 #!/usr/bin/env bash
-# Every test of the project: the Rust workspace, then the browser tests.
+# Every test of the project: the Rust workspace (with a throw-away PostgreSQL
+# for the store's second engine), the server's game tests again on
+# PostgreSQL, then the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+PG_DIR=""
+cleanup() { [ -n "$PG_DIR" ] && bash scripts/postgres.sh stop "$PG_DIR"; }
+trap cleanup EXIT
+if pg_env=$(bash scripts/postgres.sh start); then
+  eval "$pg_env"
+  PG_DIR=$TABULA_PG_DIR
+else
+  unset TABULA_TEST_PG
+  echo "##################################################################"
+  echo "## PostgreSQL could not be started: its tests are SKIPPED here. ##"
+  echo "##################################################################"
+fi
+
 cargo test --workspace
+if [ -n "${TABULA_TEST_PG:-}" ]; then
+  echo "== the server's game tests on PostgreSQL =="
+  TABULA_TEST_STORE=postgres cargo test -p tabula-server --test api --test rounds
+fi
 if [ -f scripts/browser-tests.sh ]; then
   bash scripts/browser-tests.sh
 fi

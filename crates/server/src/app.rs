@@ -69,6 +69,9 @@ impl App {
             config,
         });
         app.fill_in_status().await?;
+        if let Some(notes) = app.store.listen() {
+            tokio::spawn(follow_other_instances(Arc::downgrade(&app), notes));
+        }
         Ok(app)
     }
 
@@ -451,6 +454,27 @@ fn stored_action(e: &crate::round::Entry) -> StoredAction {
     StoredAction {
         actor: e.actor,
         text: e.text.clone(),
+    }
+}
+
+/// Tell the owners of live games about writes by other instances, until
+/// the app is gone.
+async fn follow_other_instances(
+    app: std::sync::Weak<App>,
+    mut notes: tokio::sync::mpsc::Receiver<(String, u64)>,
+) {
+    while let Some((id, version)) = notes.recv().await {
+        let Some(app) = app.upgrade() else { return };
+        let targets = if id.is_empty() {
+            // Notes may have been missed: every live game checks.
+            app.rounds.all()
+        } else {
+            app.rounds.get(&id).into_iter().collect()
+        };
+        for h in targets {
+            // A full inbox is busy anyway: it will see the store at its next write.
+            let _ = h.tx.try_send(Msg::Stored { version });
+        }
     }
 }
 

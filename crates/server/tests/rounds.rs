@@ -5,7 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{start, start_with, temp_db, test_registry, Server};
+use common::{start, start_at, start_with, temp_db, test_registry, Server};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -304,7 +304,12 @@ async fn a_database_of_the_previous_version_is_upgraded() {
         )
         .expect("old schema");
     }
-    let srv = start(test_registry(), &db).await;
+    let config = tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    // A SQLite file, whatever store the other tests use.
+    let srv = start_at(test_registry(), &db.to_string_lossy(), config).await;
     let list = srv.get("/api/games").await;
     assert_eq!(list[0]["id"], "oldgame002");
     assert_eq!(list[0]["result"], "win 1");
@@ -321,4 +326,76 @@ async fn a_database_of_the_previous_version_is_upgraded() {
     )
     .await;
     let _ = std::fs::remove_file(&db);
+}
+
+/// Two instances on one PostgreSQL: a game made on one is played on the
+/// other, both sets of watchers see every move, and of two moves for the
+/// same ply, one on each instance, exactly one is accepted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_share_games_through_postgres() {
+    let Some(url) = common::postgres_url() else {
+        eprintln!("two_instances: no TABULA_TEST_PG, SKIPPED (scripts/test.sh starts one)");
+        return;
+    };
+    let db = common::fresh_database(&url, &format!("{}", temp_db("two").display())).await;
+    let config = || tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    let a = start_at(test_registry(), &db, config()).await;
+    let b = start_at(test_registry(), &db, config()).await;
+    let (id, t) = a.create(json!({"spec": "race", "seed": 4})).await;
+    let (_, mut on_a) = a.app.watch(&id).await.expect("watch on a");
+    let (_, mut on_b) = b.app.watch(&id).await.expect("watch on b");
+
+    /// The next update a watcher gets that reaches `ply`.
+    async fn sees(rx: &mut broadcast::Receiver<Arc<str>>, ply: u64) -> Value {
+        loop {
+            let text = tokio::time::timeout(Duration::from_secs(5), rx.recv())
+                .await
+                .expect("an update within 5 s")
+                .expect("open channel");
+            let v: Value = serde_json::from_str(&text).expect("json");
+            if v["state"]["ply"].as_u64() >= Some(ply) {
+                return v;
+            }
+        }
+    }
+
+    // Made on a, played on b, seen on both.
+    b.post(
+        &format!("/api/games/{id}/move"),
+        json!({"token": t[0], "action": "walk", "ply": 1}),
+    )
+    .await;
+    assert_eq!(sees(&mut on_b, 3).await["state"]["turn"]["seat"], 1);
+    let seen = sees(&mut on_a, 3).await;
+    assert_eq!(seen["state"]["turn"]["seat"], 1, "{seen}");
+    // And the other way round.
+    a.post(
+        &format!("/api/games/{id}/move"),
+        json!({"token": t[1], "action": "run", "ply": 3}),
+    )
+    .await;
+    sees(&mut on_b, 5).await;
+    assert_eq!(
+        b.get(&format!("/api/games/{id}")).await,
+        a.get(&format!("/api/games/{id}")).await
+    );
+
+    // The same ply from both instances at once: one wins, one is refused.
+    let body = json!({"token": t[0], "action": "walk", "ply": 5});
+    let path = format!("/api/games/{id}/move");
+    let (ra, rb) = tokio::join!(
+        a.call("POST", &path, body.clone()),
+        b.call("POST", &path, body)
+    );
+    let ok = [ra.0, rb.0]
+        .iter()
+        .filter(|s| **s == StatusCode::OK)
+        .count();
+    assert_eq!(ok, 1, "{ra:?} {rb:?}");
+    let s = a.get(&format!("/api/games/{id}")).await;
+    assert_eq!(s["state"]["ply"], 7, "one move and its roll");
+    sees(&mut on_b, 7).await;
 }

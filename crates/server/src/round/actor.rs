@@ -42,6 +42,9 @@ pub(crate) enum Msg {
     Record {
         reply: oneshot::Sender<(String, String)>,
     },
+    /// The game was written at row `version`, maybe by another instance
+    /// (`0`: look in any case).
+    Stored { version: u64 },
     /// An AI seat's answer, computed for `version`.
     AiMoved {
         version: u64,
@@ -156,6 +159,12 @@ impl Actor {
                 seat,
                 pick,
             } => self.ai_moved(version, seat, pick).await,
+            Msg::Stored { version } => {
+                if version == 0 || version > self.round.stored {
+                    self.reload().await;
+                    self.kick_ai();
+                }
+            }
         }
     }
 

@@ -48,6 +48,11 @@ impl Rounds {
         self.map().get(id).cloned()
     }
 
+    /// Every live game's owner.
+    pub(crate) fn all(&self) -> Vec<RoundHandle> {
+        self.map().values().cloned().collect()
+    }
+
     /// Register `handle` for `id` unless another owner got there first;
     /// returns the owner that holds the game (and whether it is `handle`).
     pub(crate) fn claim(&self, id: &str, handle: RoundHandle) -> (RoundHandle, bool) {

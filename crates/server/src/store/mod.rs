@@ -165,6 +165,16 @@ impl Store {
         }
     }
 
+    /// Every write of every instance as `(game, new version)`; `("", 0)`
+    /// when some may have been missed. `None` for SQLite, which one process
+    /// owns.
+    pub fn listen(&self) -> Option<tokio::sync::mpsc::Receiver<(String, u64)>> {
+        match self {
+            Store::Sqlite(_) => None,
+            Store::Postgres(p) => Some(p.listen()),
+        }
+    }
+
     /// The number of stored games (also a health check: it reads the
     /// database).
     pub async fn count(&self) -> Result<u64, StoreError> {

@@ -5,7 +5,8 @@
 
 use super::{GameHead, Status, StoreError, StoredAction, StoredGame, Write};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::NoTls;
+use tokio::sync::mpsc;
+use tokio_postgres::{AsyncMessage, NoTls};
 
 mod embedded {
     refinery::embed_migrations!("migrations/postgres");
@@ -15,9 +16,14 @@ mod embedded {
 /// one instance; PostgreSQL's own limit is shared by every instance.
 const POOL_SIZE: usize = 16;
 
+/// The channel on which every write announces `<game> <version>`, so other
+/// instances show it to their watchers.
+const CHANNEL: &str = "tabula_games";
+
 #[derive(Clone)]
 pub struct Postgres {
     pool: Pool,
+    config: tokio_postgres::Config,
 }
 
 fn failed(e: impl std::fmt::Display) -> StoreError {
@@ -31,7 +37,7 @@ impl Postgres {
             .parse()
             .map_err(|e| format!("bad database address: {e}"))?;
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
@@ -58,7 +64,29 @@ impl Postgres {
             .batch_execute("SELECT pg_advisory_unlock(7243)")
             .await;
         migrated?;
-        Ok(Postgres { pool })
+        Ok(Postgres { pool, config })
+    }
+
+    /// Every write of every instance, as `(game, new version)`, for as long
+    /// as the receiver lives. The listening connection is made again when it
+    /// drops (a pause is reported as `("", 0)`: something may be missed).
+    pub fn listen(&self) -> mpsc::Receiver<(String, u64)> {
+        let (tx, rx) = mpsc::channel(1024);
+        let config = self.config.clone();
+        tokio::spawn(async move {
+            let mut first = true;
+            while !tx.is_closed() {
+                if !first && tx.send((String::new(), 0)).await.is_err() {
+                    return;
+                }
+                first = false;
+                if let Err(e) = listen_once(&config, &tx).await {
+                    eprintln!("tabula: database notifications: {e}; listening again");
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            }
+        });
+        rx
     }
 
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
@@ -125,6 +153,11 @@ impl Postgres {
             .map_err(failed)?;
         }
         append(&tx, &w.game, w.keep, &w.actions).await?;
+        // Delivered to the listeners when (and only if) this commits.
+        let note = format!("{} {}", w.game, w.version + 1);
+        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &note])
+            .await
+            .map_err(failed)?;
         tx.commit().await.map_err(failed)?;
         Ok(w.version + 1)
     }
@@ -216,6 +249,47 @@ impl Postgres {
             .map_err(failed)?;
         Ok(row.get::<_, i64>(0) as u64)
     }
+}
+
+/// Listen on one connection until it fails or nobody reads the notes.
+async fn listen_once(
+    config: &tokio_postgres::Config,
+    tx: &mpsc::Sender<(String, u64)>,
+) -> Result<(), String> {
+    let (client, mut connection) = config.connect(NoTls).await.map_err(|e| e.to_string())?;
+    let (notes_tx, mut notes) = mpsc::unbounded_channel();
+    // The connection is driven here; its notifications go to `notes`.
+    let driver = tokio::spawn(async move {
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(message) = futures_util::StreamExt::next(&mut messages).await {
+            match message {
+                Ok(AsyncMessage::Notification(n)) => {
+                    if notes_tx.send(n.payload().to_string()).is_err() {
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+    });
+    client
+        .batch_execute(&format!("LISTEN {CHANNEL}"))
+        .await
+        .map_err(|e| e.to_string())?;
+    while let Some(payload) = notes.recv().await {
+        let Some((game, version)) = payload.split_once(' ') else {
+            continue;
+        };
+        let Ok(version) = version.parse() else {
+            continue;
+        };
+        if tx.send((game.to_string(), version)).await.is_err() {
+            break;
+        }
+    }
+    driver.abort();
+    Err("the connection closed".into())
 }
 
 async fn append(

@@ -46,11 +46,62 @@ pub async fn start_with(
     db: &std::path::Path,
     config: tabula_server::RoundConfig,
 ) -> Server {
-    let (router, app) = tabula_server::build(registry, &db.to_string_lossy(), config)
+    start_at(registry, &address(db).await, config).await
+}
+
+/// A server on the database at `address` (a SQLite path or a URL).
+pub async fn start_at(
+    registry: Registry,
+    address: &str,
+    config: tabula_server::RoundConfig,
+) -> Server {
+    let (router, app) = tabula_server::build(registry, address, config)
         .await
         .expect("open");
     app.resume_ai().await.expect("resume");
     Server { router, app }
+}
+
+/// The PostgreSQL server the tests may use (`scripts/postgres.sh`).
+pub fn postgres_url() -> Option<String> {
+    std::env::var("TABULA_TEST_PG")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+/// Where the tests keep the database named by `db`: that SQLite file, or
+/// with `TABULA_TEST_STORE=postgres` a database of its own on the test
+/// PostgreSQL (the same name gives the same database, for restarts).
+pub async fn address(db: &std::path::Path) -> String {
+    let on_postgres = std::env::var("TABULA_TEST_STORE").is_ok_and(|s| s == "postgres");
+    match postgres_url() {
+        Some(url) if on_postgres => fresh_database(&url, &db.to_string_lossy()).await,
+        _ => db.to_string_lossy().into_owned(),
+    }
+}
+
+/// A database on the server at `url` named after `key`, created if missing.
+pub async fn fresh_database(url: &str, key: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    let name = format!("tabula_test_{:016x}", h.finish());
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .expect("connect to the test PostgreSQL");
+    tokio::spawn(connection);
+    let exists = client
+        .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
+        .await
+        .expect("query");
+    if exists.is_none() {
+        client
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .await
+            .expect("create database");
+    }
+    let base = url.rsplit_once('/').map_or(url, |(base, _)| base);
+    format!("{base}/{name}")
 }
 
 impl Server {

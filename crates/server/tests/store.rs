@@ -1,0 +1,143 @@
+//! The storage interface behaves the same on both engines: SQLite always,
+//! PostgreSQL when the tests have one (`TABULA_TEST_PG`, started by
+//! `scripts/test.sh`).
+
+mod common;
+
+use tabula_server::store::{Status, Store, StoreError, StoredAction, StoredGame, Write};
+
+fn game(id: &str, created: i64, actions: usize) -> StoredGame {
+    StoredGame {
+        id: id.into(),
+        created,
+        spec: "race".into(),
+        start: None,
+        seed: 7,
+        meta: r#"{"seats":[]}"#.into(),
+        actions: (0..actions)
+            .map(|i| StoredAction {
+                actor: (i % 2 == 1).then_some(0),
+                text: format!("a{i}"),
+            })
+            .collect(),
+        version: 0,
+    }
+}
+
+fn texts(g: &StoredGame) -> Vec<&str> {
+    g.actions.iter().map(|a| a.text.as_str()).collect()
+}
+
+async fn every_engine() -> Vec<(String, Store)> {
+    let mut stores = Vec::new();
+    let path = common::temp_db("store");
+    let sqlite = Store::open(&path.to_string_lossy()).await.expect("sqlite");
+    stores.push(("sqlite".to_string(), sqlite));
+    if let Some(url) = common::postgres_url() {
+        let db = common::fresh_database(&url, &format!("{}", path.display())).await;
+        stores.push((
+            "postgres".to_string(),
+            Store::open(&db).await.expect("postgres"),
+        ));
+    } else {
+        eprintln!("store tests: no TABULA_TEST_PG, PostgreSQL NOT TESTED (run scripts/test.sh)");
+    }
+    stores
+}
+
+#[tokio::test]
+async fn both_engines_store_read_and_refuse_alike() {
+    for (engine, store) in every_engine().await {
+        let ai = Status {
+            result: None,
+            ai_turn: true,
+        };
+        store
+            .insert(game("g1", 10, 3), ai.clone())
+            .await
+            .expect(&engine);
+        store
+            .insert(game("g2", 20, 0), Status::default())
+            .await
+            .expect(&engine);
+        // The same id twice is refused, and changes nothing.
+        assert!(
+            store
+                .insert(game("g1", 30, 1), Status::default())
+                .await
+                .is_err(),
+            "{engine}"
+        );
+        let g1 = store.load("g1").await.expect(&engine).expect("g1");
+        assert_eq!(g1, game("g1", 10, 3), "{engine}");
+        assert_eq!(store.load("nope").await, Ok(None), "{engine}");
+
+        // A write names the version it was planned on and raises it.
+        let write = |version, keep, truncate, n: usize| Write {
+            game: "g1".into(),
+            version,
+            keep,
+            truncate,
+            actions: (0..n)
+                .map(|i| StoredAction {
+                    actor: None,
+                    text: format!("b{i}"),
+                })
+                .collect(),
+            meta: Some(format!(r#"{{"v":{version}}}"#)),
+            status: Status {
+                result: (version == 1).then(|| "win 1".to_string()),
+                ai_turn: false,
+            },
+        };
+        assert_eq!(store.write(write(0, 3, false, 2)).await, Ok(1), "{engine}");
+        // A second writer planned on version 0 loses, and changes nothing.
+        assert_eq!(
+            store.write(write(0, 3, false, 1)).await,
+            Err(StoreError::Conflict),
+            "{engine}"
+        );
+        let g1 = store.load("g1").await.expect(&engine).expect("g1");
+        assert_eq!(texts(&g1), ["a0", "a1", "a2", "b0", "b1"], "{engine}");
+        assert_eq!(
+            (g1.version, g1.meta.as_str()),
+            (1, r#"{"v":0}"#),
+            "{engine}"
+        );
+        // A take-back: drop from ply 2 on, append there.
+        assert_eq!(store.write(write(1, 2, true, 1)).await, Ok(2), "{engine}");
+        let g1 = store.load("g1").await.expect(&engine).expect("g1");
+        assert_eq!(texts(&g1), ["a0", "a1", "b0"], "{engine}");
+        let missing = Write {
+            game: "nope".into(),
+            ..write(0, 0, false, 0)
+        };
+        assert_eq!(
+            store.write(missing).await,
+            Err(StoreError::Missing),
+            "{engine}"
+        );
+
+        // Queries that load no game.
+        let recent = store.recent(10).await.expect(&engine);
+        let ids: Vec<&str> = recent.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(ids, ["g2", "g1"], "{engine}: newest first");
+        assert_eq!(
+            (recent[1].plies, recent[1].result.as_deref()),
+            (3, Some("win 1")),
+            "{engine}"
+        );
+        assert_eq!(store.recent(1).await.expect(&engine).len(), 1, "{engine}");
+        assert_eq!(
+            store.ids_with_ai_turn(Some(true)).await,
+            Ok(vec![]),
+            "{engine}"
+        );
+        assert_eq!(
+            store.ids_with_ai_turn(Some(false)).await.map(|v| v.len()),
+            Ok(2),
+            "{engine}"
+        );
+        assert_eq!(store.count().await, Ok(2), "{engine}");
+    }
+}
