@@ -23,7 +23,7 @@ const CHANNEL: &str = "tabula_games";
 #[derive(Clone)]
 pub struct Postgres {
     pool: Pool,
-    config: tokio_postgres::Config,
+    config: std::sync::Arc<tokio_postgres::Config>,
 }
 
 fn failed(e: impl std::fmt::Display) -> StoreError {
@@ -64,7 +64,10 @@ impl Postgres {
             .batch_execute("SELECT pg_advisory_unlock(7243)")
             .await;
         migrated?;
-        Ok(Postgres { pool, config })
+        Ok(Postgres {
+            pool,
+            config: std::sync::Arc::new(config),
+        })
     }
 
     /// Every write of every instance, as `(game, new version)`, for as long
@@ -72,7 +75,7 @@ impl Postgres {
     /// drops (a pause is reported as `("", 0)`: something may be missed).
     pub fn listen(&self) -> mpsc::Receiver<(String, u64)> {
         let (tx, rx) = mpsc::channel(1024);
-        let config = self.config.clone();
+        let config = std::sync::Arc::clone(&self.config);
         tokio::spawn(async move {
             let mut first = true;
             while !tx.is_closed() {
