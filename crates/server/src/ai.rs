@@ -48,7 +48,7 @@ fn choose_within(
         }),
         Err(e) => {
             if !e.message.starts_with("no AI player") {
-                eprintln!("tabula: AI {level} failed ({e}); playing a random move");
+                tracing::warn!("AI {level} failed ({e}); playing a random move");
             }
             random_pick(game, seed)
         }

@@ -7,7 +7,7 @@ use crate::app::App;
 use crate::assets::RulesPage as Doc;
 use crate::error::ApiError;
 use crate::protocol::{
-    Catalog, Created, Done, DrawRequest, GameId, GameView, Hint, ImportGame, JoinRequest,
+    Catalog, Created, Done, DrawRequest, GameId, GameView, Health, Hint, ImportGame, JoinRequest,
     MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, Summary, TokenRequest,
 };
 use crate::round::{Command, Reply};
@@ -26,6 +26,7 @@ const VERBS: &str = "move, join, undo, resign, draw, leave, rematch, hint";
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
+        .route("/healthz", get(health))
         .route("/api/catalog", get(catalog))
         .route("/api/rules/{game}", get(rules))
         .route("/api/rules/{game}/reference", get(reference))
@@ -53,6 +54,29 @@ fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
 }
 
 type Answer<T> = Result<Json<T>, ApiError>;
+
+/// Whether the server and its database answer (for load balancers).
+async fn health(State(app): State<Arc<App>>) -> Response {
+    let (status, games) = match app.stored_games().await {
+        Ok(n) => (axum::http::StatusCode::OK, n),
+        Err(e) => {
+            tracing::error!("health check: {e}");
+            (axum::http::StatusCode::SERVICE_UNAVAILABLE, 0)
+        }
+    };
+    let body = Health {
+        status: if status.is_success() {
+            "ok"
+        } else {
+            "unavailable"
+        }
+        .into(),
+        store: app.store_engine().into(),
+        games,
+        live: app.live_games(),
+    };
+    (status, Json(body)).into_response()
+}
 
 async fn catalog(State(app): State<Arc<App>>) -> Json<Catalog> {
     Json(app.catalog())

@@ -49,6 +49,8 @@ pub struct App {
     /// Where every game's end is announced.
     pub finisher: Finisher,
     pub(crate) config: RoundConfig,
+    /// Turns true when the server shuts down: live channels close.
+    closing: tokio::sync::watch::Sender<bool>,
 }
 
 impl App {
@@ -67,6 +69,7 @@ impl App {
             rounds: Rounds::default(),
             finisher: Finisher::default(),
             config,
+            closing: tokio::sync::watch::channel(false).0,
         });
         app.fill_in_status().await?;
         if let Some(notes) = app.store.listen() {
@@ -100,7 +103,7 @@ impl App {
                         Err(e) => return Err(e.to_string()),
                     }
                 }
-                Err(e) => eprintln!("tabula: game {id} cannot be read: {e}"),
+                Err(e) => tracing::error!(game = %id, "cannot be read: {e}"),
             }
         }
         Ok(())
@@ -116,10 +119,30 @@ impl App {
         let n = ids.len();
         for id in ids {
             if let Err(e) = self.handle(&id).await {
-                eprintln!("tabula: game {id} not resumed: {e}");
+                tracing::error!(game = %id, "not resumed: {e}");
             }
         }
         Ok(n)
+    }
+
+    /// Close every live channel (the server is stopping).
+    pub fn close_channels(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Turns true when the live channels must close.
+    pub(crate) fn closing(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    /// How many games the store holds (reads the database).
+    pub async fn stored_games(&self) -> Result<u64, StoreError> {
+        self.store.count().await
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn store_engine(&self) -> &'static str {
+        self.store.engine()
     }
 
     /// How many games are in memory now.

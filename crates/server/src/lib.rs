@@ -58,10 +58,72 @@ pub async fn build(
     Ok((api::router(Arc::clone(&app)), app))
 }
 
-/// Serve every registered game until Ctrl-C.
+/// Log to stderr, one line per event; `RUST_LOG` chooses what (default:
+/// `info`, which is one line per request with its status and latency).
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .compact()
+        .try_init();
+}
+
+/// One log line per request: method, path, status and latency.
+fn with_request_log(router: axum::Router) -> axum::Router {
+    use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+    use tower_http::LatencyUnit;
+    use tracing::Level;
+    router.layer(
+        TraceLayer::new_for_http()
+            .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+            .on_request(())
+            .on_response(
+                DefaultOnResponse::new()
+                    .level(Level::INFO)
+                    .latency_unit(LatencyUnit::Micros),
+            )
+            .on_failure(()),
+    )
+}
+
+/// Wait for Ctrl-C or SIGTERM (what service managers send).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+    tracing::info!("shutting down: no new connections, requests in flight finish");
+}
+
+/// Serve every registered game until Ctrl-C or SIGTERM.
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
+    init_logging();
     let (router, app) = build(tabula_games::registry(), &config.db, config.rounds).await?;
-    app.resume_ai().await?;
+    let resumed = app.resume_ai().await?;
+    tracing::info!(
+        store = app.store_engine(),
+        resumed,
+        "database {}",
+        shown_address(&config.db)
+    );
+    let router = with_request_log(router);
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
@@ -74,9 +136,11 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         // Moves are small messages: send them at once (no Nagle delay).
         let _ = tcp.set_nodelay(true);
     });
+    let closing = Arc::clone(&app);
     axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            closing.close_channels();
         })
         .await?;
     Ok(())

@@ -162,6 +162,19 @@ pub struct Hint {
     pub ranked: Vec<(String, f32)>,
 }
 
+/// `GET /healthz`: the server and its database answer.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Health {
+    /// `ok`, or `unavailable` (with status 503) when the database fails.
+    pub status: String,
+    /// `sqlite` or `postgres`.
+    pub store: String,
+    /// Games stored.
+    pub games: u64,
+    /// Games in this instance's memory now.
+    pub live: usize,
+}
+
 /// `GET /api/rules/{game}` and `GET /api/rules/{game}/reference`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RulesPage {

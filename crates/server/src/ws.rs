@@ -6,7 +6,7 @@ use crate::app::App;
 use crate::error::{status_of, ApiError};
 use crate::protocol::{ClientMessage, ServerMessage};
 use crate::round::{Command, Reply};
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
@@ -28,12 +28,19 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
         return;
     };
     let (mut sink, mut stream) = socket.split();
+    let mut closing = app.closing();
     let first = ServerMessage::Snapshot(snapshot).to_json();
     if sink.send(Message::Text(first.into())).await.is_err() {
         return;
     }
     loop {
         tokio::select! {
+            _ = closed(&mut closing) => {
+                // 1012: the service is restarting; clients reconnect.
+                let frame = CloseFrame { code: 1012, reason: "the server is restarting".into() };
+                let _ = sink.send(Message::Close(Some(frame))).await;
+                return;
+            }
             update = updates.recv() => {
                 let text: String = match update {
                     Ok(text) => text.to_string(),
@@ -105,4 +112,9 @@ async fn answer(app: &Arc<App>, id: &str, text: &str) -> ServerMessage {
         },
         ClientMessage::Ping { rid } => ServerMessage::Pong { rid },
     }
+}
+
+/// Resolves when the server starts shutting down.
+async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = closing.wait_for(|c| *c).await;
 }

@@ -332,6 +332,27 @@ async fn live_channel_sends_snapshot_updates_and_acks() {
     let update = &by_type("update")[0];
     assert_eq!(update["from"], 1);
     assert_eq!(update["history"].as_array().map(Vec::len), Some(2));
+    // A server shutting down closes its live channels with a reason.
+    srv.app.close_channels();
+    match ws.next().await {
+        Some(Ok(Message::Close(Some(frame)))) => assert_eq!(u16::from(frame.code), 1012),
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn health_answers_with_the_store() {
+    let db = temp_db("health");
+    let srv = start(test_registry(), &db).await;
+    srv.create(json!({"spec": "race"})).await;
+    let h = srv.get("/healthz").await;
+    assert_eq!(h["status"], "ok");
+    assert_eq!(h["games"], 1);
+    assert!(
+        ["sqlite", "postgres"].contains(&h["store"].as_str().unwrap_or("")),
+        "{h}"
+    );
     let _ = std::fs::remove_file(&db);
 }
 

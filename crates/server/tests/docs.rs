@@ -37,6 +37,7 @@ fn without_nulls(v: &Value) -> Value {
 fn check(type_name: &str, json: &str) -> Result<(), String> {
     match type_name {
         "ErrorBody" => round_trip::<ErrorBody>(json),
+        "Health" => round_trip::<Health>(json),
         "Catalog" => round_trip::<Catalog>(json),
         "RulesPage" => round_trip::<RulesPage>(json),
         "Vec<Summary>" => round_trip::<Vec<Summary>>(json),

@@ -221,7 +221,7 @@ impl Actor {
                 true
             }
             Err(e) => {
-                eprintln!("tabula: game {} cannot be reloaded: {e}", self.round.id);
+                tracing::error!(game = %self.round.id, "cannot be reloaded: {e}");
                 false
             }
         }
@@ -335,7 +335,7 @@ impl Actor {
                 }
             }
             Err(e) => {
-                eprintln!("tabula: AI in game {}: {e}", self.round.id);
+                tracing::error!(game = %self.round.id, "AI move failed: {e}");
                 self.publish(self.round.history.len());
                 return;
             }

@@ -84,7 +84,7 @@ impl Postgres {
                 }
                 first = false;
                 if let Err(e) = listen_once(&config, &tx).await {
-                    eprintln!("tabula: database notifications: {e}; listening again");
+                    tracing::warn!("database notifications: {e}; listening again");
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(500)).await;
             }
