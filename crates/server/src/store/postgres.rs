@@ -295,6 +295,7 @@ async fn listen_once(
     Err("the connection closed".into())
 }
 
+/// Append `actions` from ply `first_ply` on, in one statement.
 async fn append(
     tx: &deadpool_postgres::Transaction<'_>,
     game: &str,
@@ -304,16 +305,15 @@ async fn append(
     if actions.is_empty() {
         return Ok(());
     }
-    let stmt = tx
-        .prepare_cached("INSERT INTO actions (game, ply, actor, text) VALUES ($1, $2, $3, $4)")
-        .await
-        .map_err(failed)?;
-    for (i, a) in actions.iter().enumerate() {
-        let ply = (first_ply + i) as i32;
-        let actor = a.actor.map(i16::from);
-        tx.execute(&stmt, &[&game, &ply, &actor, &a.text])
-            .await
-            .map_err(failed)?;
-    }
+    let plies: Vec<i32> = (0..actions.len()).map(|i| (first_ply + i) as i32).collect();
+    let actors: Vec<Option<i16>> = actions.iter().map(|a| a.actor.map(i16::from)).collect();
+    let texts: Vec<&str> = actions.iter().map(|a| a.text.as_str()).collect();
+    tx.execute(
+        "INSERT INTO actions (game, ply, actor, text)
+         SELECT $1, * FROM UNNEST($2::int[], $3::smallint[], $4::text[])",
+        &[&game, &plies, &actors, &texts],
+    )
+    .await
+    .map_err(failed)?;
     Ok(())
 }
