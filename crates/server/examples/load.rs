@@ -5,8 +5,14 @@
 //!
 //! ```text
 //! cargo run --release -p tabula-server --example load -- \
-//!     [--games 1000] [--seconds 20] [--think-ms 1000] [--game stelpur]
+//!     [--games 1000] [--seconds 20] [--think-ms 1000] [--game stelpur] \
+//!     [--db postgres://… --instances 2]
 //! ```
+//!
+//! `--instances N` runs N server instances on the one database given by
+//! `--db` (PostgreSQL: each instance loads the games it is asked about);
+//! game `i` is created on instance `i mod N` and played on instance
+//! `(i + 1) mod N`, which loads it from the database.
 //!
 //! `--think-ms` is the mean pause of a player between two moves (uniform in
 //! 0..2x); 0 sends every move as soon as the last one is acknowledged (a
@@ -24,6 +30,8 @@ use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
 
 struct Args {
+    db: Option<String>,
+    instances: usize,
     games: usize,
     seconds: u64,
     think_ms: u64,
@@ -32,6 +40,8 @@ struct Args {
 
 fn args() -> Result<Args, String> {
     let mut a = Args {
+        db: None,
+        instances: 1,
         games: 1000,
         seconds: 20,
         think_ms: 1000,
@@ -47,6 +57,10 @@ fn args() -> Result<Args, String> {
                 a.think_ms = value()?.parse().map_err(|e| format!("--think-ms: {e}"))?
             }
             "--game" => a.game = Some(value()?),
+            "--db" => a.db = Some(value()?),
+            "--instances" => {
+                a.instances = value()?.parse().map_err(|e| format!("--instances: {e}"))?
+            }
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -75,25 +89,36 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if names.is_empty() {
         return Err("no game is registered".into());
     }
-    let db = std::env::temp_dir().join(format!("tabula-load-{}.db", std::process::id()));
+    let temp = std::env::temp_dir().join(format!("tabula-load-{}.db", std::process::id()));
+    let db = args
+        .db
+        .clone()
+        .unwrap_or_else(|| temp.to_string_lossy().into_owned());
     let config = tabula_server::RoundConfig {
         ai_pause: Duration::ZERO,
         ..Default::default()
     };
-    let (router, app) = tabula_server::build(registry, &db.to_string_lossy(), config).await?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let addr = tokio::net::TcpListener::local_addr(&listener)?;
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    tokio::spawn(async move { axum::serve(listener, router).await });
+    let mut instances = Vec::new();
+    for _ in 0..args.instances.max(1) {
+        let (router, app) = tabula_server::build(registry.clone(), &db, config.clone()).await?;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = tokio::net::TcpListener::local_addr(&listener)?;
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        instances.push((app, addr));
+    }
 
     let stats = Arc::new(Mutex::new(Stats::default()));
     let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let started = Instant::now();
     let mut clients = Vec::new();
     for i in 0..args.games {
-        let (app, stats, name) = (app.clone(), stats.clone(), names[i % names.len()].clone());
+        let n = instances.len();
+        let app = instances[i % n].0.clone();
+        let addr = instances[(i + 1) % n].1;
+        let (stats, name) = (stats.clone(), names[i % names.len()].clone());
         let think = args.think_ms;
         clients.push(tokio::spawn(async move {
             let mut rng = SmallRng::seed_from_u64(i as u64);
@@ -120,7 +145,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map_or(0.0, |&us| us as f64 / 1000.0)
     };
     println!(
-        "games {} ({}), think {} ms, {:.1} s: {} moves, {:.0} moves/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games finished, {} errors",
+        "{} instance(s) on {}; games {} ({}), think {} ms, {:.1} s: {} moves, {:.0} moves/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games finished, {} errors",
+        args.instances.max(1),
+        if args.db.is_some() { "the given database" } else { "a temporary SQLite file" },
         args.games,
         names.join(","),
         args.think_ms,
@@ -134,9 +161,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         s.finished_games,
         s.errors
     );
-    let _ = std::fs::remove_file(&db);
-    let _ = std::fs::remove_file(db.with_extension("db-wal"));
-    let _ = std::fs::remove_file(db.with_extension("db-shm"));
+    let _ = std::fs::remove_file(&temp);
+    let _ = std::fs::remove_file(temp.with_extension("db-wal"));
+    let _ = std::fs::remove_file(temp.with_extension("db-shm"));
     Ok(())
 }
 
