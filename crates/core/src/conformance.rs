@@ -437,6 +437,36 @@ fn check_actions<G: Game>(
     }
 }
 
+/// Over random games from `starts`, every player action's `capture` fact
+/// agrees with the notation's capture mark and with a drop in `material`
+/// (a count read from the position string); in a game without check no
+/// action claims check or mate. Returns the captures seen, so a test can
+/// demand enough of them to mean something.
+pub fn check_capture_facts<G: Game>(
+    starts: &[G],
+    games: usize,
+    seed: u64,
+    mark: char,
+    material: impl Fn(&str) -> usize,
+    has_check: bool,
+) -> usize {
+    let mut captures = 0;
+    visit_random_play(starts, games, seed, |before, a, after| {
+        let f = before.action_facts(a);
+        let text = before.action_text(a);
+        assert!(has_check || (!f.check && !f.mate), "{text}: {f:?}");
+        assert_eq!(f.capture, text.contains(mark), "{text}");
+        assert_eq!(
+            f.capture,
+            material(&after.position()) < material(&before.position()),
+            "{text} in {}",
+            before.position()
+        );
+        captures += usize::from(f.capture);
+    });
+    captures
+}
+
 /// Play `games` seeded random games from each start and show `visit` every
 /// player action with the position before it and the one after: for tests
 /// of per-action claims such as [`crate::ActionFacts`].

@@ -5,7 +5,7 @@ mod common;
 
 use common::game;
 use gildervaik::Gildervaik;
-use tabula_core::conformance::visit_random_play;
+use tabula_core::conformance::{check_capture_facts, visit_random_play};
 use tabula_core::{ActionFacts, Game};
 
 /// Pawns on the board, from the position string (`A:e5,h3 B:e6 / A`).
@@ -37,20 +37,7 @@ fn warrior_captures_are_captures_and_nothing_else_is() {
 #[test]
 fn facts_agree_with_the_notation_and_the_board_in_random_games() {
     let warrior = [game("gildervaik(mode=warrior)", "start")];
-    let mut captures = 0;
-    visit_random_play(&warrior, 12, 5, |before, m, after| {
-        let f = before.action_facts(m);
-        let text = before.action_text(m);
-        assert!(!f.check && !f.mate, "{text}");
-        assert_eq!(f.capture, text.contains('x'), "{text}");
-        assert_eq!(
-            f.capture,
-            pawns(&after.position()) < pawns(&before.position()),
-            "{text} in {}",
-            before.position()
-        );
-        captures += usize::from(f.capture);
-    });
+    let captures = check_capture_facts(&warrior, 12, 5, 'x', pawns, false);
     assert!(captures > 20, "too few captures: {captures}");
     // Conquest jumps leap over pawns but take none.
     let conquest: [Gildervaik; 1] = [game("gildervaik", "start")];

@@ -2,7 +2,7 @@
 //! a bump never does; there is no check or mate.
 
 use stelpur::{Options, Stelpur};
-use tabula_core::conformance::visit_random_play;
+use tabula_core::conformance::check_capture_facts;
 use tabula_core::{ActionFacts, Game, RawSpec};
 
 /// Pawns on the board, from the position string (`1,2/13,14 1 - 0 1`).
@@ -47,19 +47,6 @@ fn facts_agree_with_the_notation_and_the_board_in_random_games() {
         game("stelpur(preset=tablesites)"),
         game("stelpur(own_landing=bump,forced_play=free)"),
     ];
-    let mut captures = 0;
-    visit_random_play(&starts, 5, 3, |before, a, after| {
-        let f = before.action_facts(a);
-        let text = before.action_text(a);
-        assert!(!f.check && !f.mate, "{text}");
-        assert_eq!(f.capture, text.contains('x'), "{text}");
-        assert_eq!(
-            f.capture,
-            pawns(&after.position()) < pawns(&before.position()),
-            "{text} in {}",
-            before.position()
-        );
-        captures += usize::from(f.capture);
-    });
+    let captures = check_capture_facts(&starts, 5, 3, 'x', pawns, false);
     assert!(captures > 50, "too few captures: {captures}");
 }
