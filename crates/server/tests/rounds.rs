@@ -398,4 +398,42 @@ async fn two_instances_share_games_through_postgres() {
     let s = a.get(&format!("/api/games/{id}")).await;
     assert_eq!(s["state"]["ply"], 7, "one move and its roll");
     sees(&mut on_b, 7).await;
+
+    // How soon a move made on b reaches a's watchers (printed, not
+    // asserted: numbers go to docs/benchmarks.md).
+    let mut delays = Vec::new();
+    let (mut id, mut t) = (String::new(), Vec::new());
+    let mut watcher = None;
+    while delays.len() < 200 {
+        let s = match watcher {
+            Some(_) => b.get(&format!("/api/games/{id}")).await,
+            None => Value::Null,
+        };
+        let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
+            // A new game once the last one is over.
+            (id, t) = a.create(json!({"spec": "race(players=3)"})).await;
+            watcher = Some(a.app.watch(&id).await.expect("watch on a").1);
+            continue;
+        };
+        let ply = s["state"]["ply"].as_u64().expect("ply");
+        let moved = b
+            .post(
+                &format!("/api/games/{id}/move"),
+                json!({"token": t[seat as usize], "action": "walk", "ply": ply}),
+            )
+            .await;
+        let acked = std::time::Instant::now();
+        if let Some(rx) = watcher.as_mut() {
+            sees(rx, moved["ply"].as_u64().expect("ply")).await;
+        }
+        delays.push(acked.elapsed().as_micros());
+    }
+    delays.sort_unstable();
+    let pct = |p: f64| delays[((delays.len() as f64 * p) as usize).min(delays.len() - 1)];
+    eprintln!(
+        "two instances: a move acknowledged on one reaches the other's watchers in p50 {} us, p99 {} us ({} moves)",
+        pct(0.5),
+        pct(0.99),
+        delays.len()
+    );
 }
