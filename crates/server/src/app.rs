@@ -31,6 +31,11 @@ pub struct RoundConfig {
     /// A game nobody has used or watched for this long leaves memory (it
     /// is read back from the store when someone opens it).
     pub idle: Duration,
+    /// How long an instance's claim on a game's AI turn lasts: another
+    /// instance takes over a turn whose claim ran out (its instance died).
+    pub ai_claim: Duration,
+    /// How often to look for AI turns nobody drives.
+    pub ai_sweep: Duration,
 }
 
 impl Default for RoundConfig {
@@ -38,6 +43,8 @@ impl Default for RoundConfig {
         RoundConfig {
             ai_pause: Duration::from_millis(300),
             idle: Duration::from_secs(60),
+            ai_claim: Duration::from_secs(30),
+            ai_sweep: Duration::from_secs(5),
         }
     }
 }
@@ -51,6 +58,10 @@ pub struct App {
     pub(crate) config: RoundConfig,
     /// Turns true when the server shuts down: live channels close.
     closing: tokio::sync::watch::Sender<bool>,
+    /// This instance's name in AI claims.
+    instance: String,
+    /// AI moves this instance has started computing.
+    ai_jobs: std::sync::atomic::AtomicU64,
 }
 
 impl App {
@@ -70,11 +81,14 @@ impl App {
             finisher: Finisher::default(),
             config,
             closing: tokio::sync::watch::channel(false).0,
+            instance: random_id(),
+            ai_jobs: Default::default(),
         });
         app.fill_in_status().await?;
-        if let Some(notes) = app.store.listen() {
+        if let Some(notes) = app.store.listen().await? {
             tokio::spawn(follow_other_instances(Arc::downgrade(&app), notes));
         }
+        tokio::spawn(sweep_ai_turns(Arc::downgrade(&app)));
         Ok(app)
     }
 
@@ -109,20 +123,66 @@ impl App {
         Ok(())
     }
 
-    /// Wake every game whose AI seat is to move (after a restart).
+    /// Claim and wake every game whose AI seat is to move and that no
+    /// instance drives (after a restart, or when an instance died); how
+    /// many.
     pub async fn resume_ai(self: &Arc<Self>) -> Result<usize, String> {
-        let ids = self
-            .store
-            .ids_with_ai_turn(Some(true))
-            .await
-            .map_err(|e| e.to_string())?;
-        let n = ids.len();
-        for id in ids {
-            if let Err(e) = self.handle(&id).await {
-                tracing::error!(game = %id, "not resumed: {e}");
+        const BATCH: usize = 100;
+        let mut n = 0;
+        loop {
+            let (now, until) = self.claim_window();
+            let ids = self
+                .store
+                .claim_orphans(&self.instance, now, until, BATCH)
+                .await
+                .map_err(|e| e.to_string())?;
+            n += ids.len();
+            for id in &ids {
+                match self.handle(id).await {
+                    Ok(h) => {
+                        let _ = h.tx.try_send(Msg::Wake);
+                    }
+                    Err(e) => tracing::error!(game = %id, "not resumed: {e}"),
+                }
+            }
+            if ids.len() < BATCH {
+                return Ok(n);
             }
         }
-        Ok(n)
+    }
+
+    /// Now and the end of a claim made now (ms since 1970).
+    fn claim_window(&self) -> (i64, i64) {
+        let now = now_ms();
+        (now, now + self.config.ai_claim.as_millis() as i64)
+    }
+
+    /// Claim game `id`'s AI turn at row `version` for this instance: false
+    /// while another instance drives it, or once the game has moved on.
+    pub(crate) async fn claim_ai(&self, id: &str, version: u64) -> bool {
+        let (now, until) = self.claim_window();
+        match self
+            .store
+            .claim_ai(id, version, &self.instance, now, until)
+            .await
+        {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::warn!(game = %id, "AI claim failed: {e}");
+                false
+            }
+        }
+    }
+
+    /// Count an AI move started here (for tests and metrics).
+    pub(crate) fn ai_job_started(&self) {
+        self.ai_jobs
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// AI moves this instance has started computing.
+    pub fn ai_jobs(&self) -> u64 {
+        self.ai_jobs.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Close every live channel (the server is stopping).
@@ -497,6 +557,21 @@ async fn follow_other_instances(
         for h in targets {
             // A full inbox is busy anyway: it will see the store at its next write.
             let _ = h.tx.try_send(Msg::Stored { version });
+        }
+    }
+}
+
+/// Every `ai_sweep`, take over the AI turns nobody drives, until the app
+/// is gone.
+async fn sweep_ai_turns(app: std::sync::Weak<App>) {
+    loop {
+        let Some(period) = app.upgrade().map(|a| a.config.ai_sweep) else {
+            return;
+        };
+        tokio::time::sleep(period).await;
+        let Some(app) = app.upgrade() else { return };
+        if let Err(e) = app.resume_ai().await {
+            tracing::warn!("AI sweep: {e}");
         }
     }
 }

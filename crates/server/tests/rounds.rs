@@ -254,6 +254,7 @@ async fn idle_games_leave_memory_and_come_back_when_opened() {
     let config = tabula_server::RoundConfig {
         ai_pause: Duration::ZERO,
         idle: Duration::from_millis(50),
+        ..Default::default()
     };
     let srv = start_with(test_registry(), &db, config).await;
     let (id, t) = srv.create(json!({"spec": "race", "seed": 1})).await;
@@ -435,5 +436,89 @@ async fn two_instances_share_games_through_postgres() {
         pct(0.5),
         pct(0.99),
         delays.len()
+    );
+}
+
+/// With two instances holding the same AI game, each AI move is computed
+/// by one of them only; and an AI turn claimed by an instance that died is
+/// taken over once its claim runs out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
+    use tabula_server::store::{Status, Store, StoredAction, StoredGame};
+    let Some(url) = common::postgres_url() else {
+        eprintln!("AI claims: no TABULA_TEST_PG, SKIPPED (scripts/test.sh starts one)");
+        return;
+    };
+    let db = common::fresh_database(&url, &format!("{}", temp_db("claims").display())).await;
+    let config = || tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ai_sweep: Duration::from_millis(100),
+        ..Default::default()
+    };
+    let a = start_at(test_registry(), &db, config()).await;
+    let b = start_at(test_registry(), &db, config()).await;
+    let (mut ends_a, mut ends_b) = (a.app.finisher.subscribe(), b.app.finisher.subscribe());
+    let ai = json!({"type": "ai", "level": "random"});
+    let (id, _) = a
+        .create(json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}))
+        .await;
+    // b holds the game too, and would think for it if it could.
+    let (_, _watch) = b.app.watch(&id).await.expect("watch on b");
+    // The instance that plays the last move announces the end.
+    let e = tokio::select! {
+        e = next_end(&mut ends_a) => e,
+        e = next_end(&mut ends_b) => e,
+    };
+    assert_eq!(e.id, id);
+    let s = b.get(&format!("/api/games/{id}")).await;
+    let ai_moves = s["history"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter(|e| !e["actor"].is_null())
+        .count() as u64;
+    let jobs = a.app.ai_jobs() + b.app.ai_jobs();
+    assert_eq!(
+        jobs, ai_moves,
+        "each AI move computed once across both instances"
+    );
+
+    // A game whose AI turn an instance claimed before dying.
+    let store = Store::open(&db).await.expect("store");
+    let meta = r#"{"seats":[{"kind":"ai","level":"random","token":"x","joined":true},
+                            {"kind":"human","token":"h","joined":true}]}"#;
+    let game = StoredGame {
+        id: "orphan0001".into(),
+        created: 1,
+        spec: "race".into(),
+        start: None,
+        seed: 1,
+        meta: meta.into(),
+        actions: vec![StoredAction {
+            actor: None,
+            text: "roll2".into(),
+        }],
+        version: 0,
+    };
+    let status = Status {
+        result: None,
+        ai_turn: true,
+    };
+    store.insert(game, status).await.expect("insert");
+    let now = tabula_server::round::now_ms();
+    assert_eq!(
+        store
+            .claim_ai("orphan0001", 0, "ghost", now, now + 1500)
+            .await,
+        Ok(true)
+    );
+    // While the claim runs nobody else moves; then the sweep takes over.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let s = b.get("/api/games/orphan0001").await;
+    assert_eq!(s["state"]["ply"], 1, "the dead instance's claim still runs");
+    let s = b.settled("orphan0001").await;
+    assert_eq!(
+        s["history"][1]["actor"], 0,
+        "the AI moved after the claim ran out"
     );
 }

@@ -45,6 +45,8 @@ pub(crate) enum Msg {
     /// The game was written at row `version`, maybe by another instance
     /// (`0`: look in any case).
     Stored { version: u64 },
+    /// Look whether an AI seat is to move (this instance claimed the turn).
+    Wake,
     /// An AI seat's answer, computed for `version`.
     AiMoved {
         version: u64,
@@ -84,7 +86,7 @@ pub(crate) fn start(app: &Arc<App>, round: Round) -> super::RoundHandle {
 
 impl Actor {
     async fn run(mut self) {
-        self.kick_ai();
+        self.kick_ai().await;
         let idle = self.app.config.idle;
         let mut deadline = Instant::now() + idle;
         loop {
@@ -141,7 +143,7 @@ impl Actor {
                 let wakes = command.may_change_turn();
                 self.command(&token, command, reply).await;
                 if wakes {
-                    self.kick_ai();
+                    self.kick_ai().await;
                 }
             }
             Msg::View { from, reply } => {
@@ -162,9 +164,10 @@ impl Actor {
             Msg::Stored { version } => {
                 if version == 0 || version > self.round.stored {
                     self.reload().await;
-                    self.kick_ai();
+                    self.kick_ai().await;
                 }
             }
+            Msg::Wake => self.kick_ai().await,
         }
     }
 
@@ -270,14 +273,19 @@ impl Actor {
         let _ = self.updates.send(Arc::from(text));
     }
 
-    /// Let the AI think if an AI seat is to move.
-    fn kick_ai(&mut self) {
+    /// Let the AI think if an AI seat is to move and this instance holds
+    /// the turn's claim (another instance may drive it).
+    async fn kick_ai(&mut self) {
         if self.round.thinking {
             return;
         }
         let Some((seat, level)) = self.round.ai_to_move() else {
             return;
         };
+        if !self.app.claim_ai(&self.round.id, self.round.stored).await {
+            return;
+        }
+        self.app.ai_job_started();
         self.round.thinking = true;
         self.publish(self.round.history.len());
         let game = self.round.game.clone();
@@ -340,6 +348,6 @@ impl Actor {
                 return;
             }
         }
-        self.kick_ai();
+        self.kick_ai().await;
     }
 }

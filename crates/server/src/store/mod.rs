@@ -166,12 +166,47 @@ impl Store {
     }
 
     /// Every write of every instance as `(game, new version)`; `("", 0)`
-    /// when some may have been missed. `None` for SQLite, which one process
+    /// when some may have been missed. Listening has begun on return. `None` for SQLite, which one process
     /// owns.
-    pub fn listen(&self) -> Option<tokio::sync::mpsc::Receiver<(String, u64)>> {
+    pub async fn listen(
+        &self,
+    ) -> Result<Option<tokio::sync::mpsc::Receiver<(String, u64)>>, String> {
         match self {
-            Store::Sqlite(_) => None,
-            Store::Postgres(p) => Some(p.listen()),
+            Store::Sqlite(_) => Ok(None),
+            Store::Postgres(p) => p.listen().await.map(Some),
+        }
+    }
+
+    /// Let instance `me` drive the AI turn of game `game` at row `version`
+    /// until `until` (ms): false while another instance's claim runs, or
+    /// once the game has moved past that version. Any write to the game
+    /// ends the claim.
+    pub async fn claim_ai(
+        &self,
+        game: &str,
+        version: u64,
+        me: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.claim_ai(game, version, me, now, until).await,
+            Store::Postgres(p) => p.claim_ai(game, version, me, now, until).await,
+        }
+    }
+
+    /// Claim for `me` up to `limit` games whose AI seat is to move and
+    /// whose claim is missing or ran out (its instance died); their ids.
+    pub async fn claim_orphans(
+        &self,
+        me: &str,
+        now: i64,
+        until: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.claim_orphans(me, now, until, limit).await,
+            Store::Postgres(p) => p.claim_orphans(me, now, until, limit).await,
         }
     }
 

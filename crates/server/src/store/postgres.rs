@@ -71,25 +71,33 @@ impl Postgres {
     }
 
     /// Every write of every instance, as `(game, new version)`, for as long
-    /// as the receiver lives. The listening connection is made again when it
-    /// drops (a pause is reported as `("", 0)`: something may be missed).
-    pub fn listen(&self) -> mpsc::Receiver<(String, u64)> {
+    /// as the receiver lives; listening has begun when this returns. The
+    /// listening connection is made again when it drops, and the pause is
+    /// reported as `("", 0)`: something may have been missed.
+    pub async fn listen(&self) -> Result<mpsc::Receiver<(String, u64)>, String> {
         let (tx, rx) = mpsc::channel(1024);
         let config = std::sync::Arc::clone(&self.config);
+        let first = Listening::start(&config).await?;
         tokio::spawn(async move {
-            let mut first = true;
+            let mut listening = Some(first);
             while !tx.is_closed() {
-                if !first && tx.send((String::new(), 0)).await.is_err() {
-                    return;
-                }
-                first = false;
-                if let Err(e) = listen_once(&config, &tx).await {
-                    tracing::warn!("database notifications: {e}; listening again");
+                if let Some(l) = listening.take() {
+                    l.forward(&tx).await;
+                    tracing::warn!("database notifications stopped; listening again");
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                match Listening::start(&config).await {
+                    Ok(l) => {
+                        if tx.send((String::new(), 0)).await.is_err() {
+                            return;
+                        }
+                        listening = Some(l);
+                    }
+                    Err(e) => tracing::warn!("database notifications: {e}"),
+                }
             }
         });
-        rx
+        Ok(rx)
     }
 
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
@@ -125,7 +133,7 @@ impl Postgres {
         let changed = tx
             .execute(
                 "UPDATE games SET result = $3, ai_turn = $4, version = version + 1,
-                     meta = COALESCE($5, meta)
+                     meta = COALESCE($5, meta), ai_claim = NULL, ai_claim_until = NULL
                  WHERE id = $1 AND version = $2",
                 &[
                     &w.game,
@@ -244,6 +252,50 @@ impl Postgres {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
+    pub async fn claim_ai(
+        &self,
+        game: &str,
+        version: u64,
+        me: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "UPDATE games SET ai_claim = $3, ai_claim_until = $5
+                 WHERE id = $1 AND version = $2
+                   AND (ai_claim IS NULL OR ai_claim = $3 OR ai_claim_until < $4)",
+                &[&game, &(version as i64), &me, &now, &until],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(n == 1)
+    }
+
+    pub async fn claim_orphans(
+        &self,
+        me: &str,
+        now: i64,
+        until: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        // SKIP LOCKED: instances sweeping at once each take other games.
+        let rows = client
+            .query(
+                "UPDATE games SET ai_claim = $1, ai_claim_until = $3
+                 WHERE id IN (SELECT id FROM games WHERE ai_turn
+                              AND (ai_claim_until IS NULL OR ai_claim_until < $2)
+                              LIMIT $4 FOR UPDATE SKIP LOCKED)
+                 RETURNING id",
+                &[&me, &now, &until, &(limit as i64)],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
     pub async fn count(&self) -> Result<u64, StoreError> {
         let client = self.client().await?;
         let row = client
@@ -254,45 +306,58 @@ impl Postgres {
     }
 }
 
-/// Listen on one connection until it fails or nobody reads the notes.
-async fn listen_once(
-    config: &tokio_postgres::Config,
-    tx: &mpsc::Sender<(String, u64)>,
-) -> Result<(), String> {
-    let (client, mut connection) = config.connect(NoTls).await.map_err(|e| e.to_string())?;
-    let (notes_tx, mut notes) = mpsc::unbounded_channel();
-    // The connection is driven here; its notifications go to `notes`.
-    let driver = tokio::spawn(async move {
-        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
-        while let Some(message) = futures_util::StreamExt::next(&mut messages).await {
-            match message {
-                Ok(AsyncMessage::Notification(n)) => {
-                    if notes_tx.send(n.payload().to_string()).is_err() {
-                        return;
+/// One connection that `LISTEN`s, driven by its own task.
+struct Listening {
+    /// Kept so the connection stays open.
+    _client: tokio_postgres::Client,
+    notes: mpsc::UnboundedReceiver<String>,
+    driver: tokio::task::JoinHandle<()>,
+}
+
+impl Listening {
+    async fn start(config: &tokio_postgres::Config) -> Result<Listening, String> {
+        let (client, mut connection) = config.connect(NoTls).await.map_err(|e| e.to_string())?;
+        let (notes_tx, notes) = mpsc::unbounded_channel();
+        let driver = tokio::spawn(async move {
+            let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+            while let Some(message) = futures_util::StreamExt::next(&mut messages).await {
+                match message {
+                    Ok(AsyncMessage::Notification(n)) => {
+                        if notes_tx.send(n.payload().to_string()).is_err() {
+                            return;
+                        }
                     }
+                    Ok(_) => {}
+                    Err(_) => return,
                 }
-                Ok(_) => {}
-                Err(_) => return,
+            }
+        });
+        client
+            .batch_execute(&format!("LISTEN {CHANNEL}"))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Listening {
+            _client: client,
+            notes,
+            driver,
+        })
+    }
+
+    /// Pass the notes on until the connection fails or nobody reads them.
+    async fn forward(mut self, tx: &mpsc::Sender<(String, u64)>) {
+        while let Some(payload) = self.notes.recv().await {
+            let Some((game, version)) = payload.split_once(' ') else {
+                continue;
+            };
+            let Ok(version) = version.parse() else {
+                continue;
+            };
+            if tx.send((game.to_string(), version)).await.is_err() {
+                break;
             }
         }
-    });
-    client
-        .batch_execute(&format!("LISTEN {CHANNEL}"))
-        .await
-        .map_err(|e| e.to_string())?;
-    while let Some(payload) = notes.recv().await {
-        let Some((game, version)) = payload.split_once(' ') else {
-            continue;
-        };
-        let Ok(version) = version.parse() else {
-            continue;
-        };
-        if tx.send((game.to_string(), version)).await.is_err() {
-            break;
-        }
+        self.driver.abort();
     }
-    driver.abort();
-    Err("the connection closed".into())
 }
 
 /// Append `actions` from ply `first_ply` on, in one statement.

@@ -141,6 +141,49 @@ impl Sqlite {
         .await
     }
 
+    /// One process owns a SQLite file: its claims always succeed (a
+    /// claim left by a process that died is simply taken over).
+    pub async fn claim_ai(
+        &self,
+        game: &str,
+        version: u64,
+        me: &str,
+        _now: i64,
+        until: i64,
+    ) -> Result<bool, StoreError> {
+        let (game, me) = (game.to_string(), me.to_string());
+        self.read(move |c| {
+            c.prepare_cached(
+                "UPDATE games SET ai_claim = ?3, ai_claim_until = ?4 WHERE id = ?1 AND version = ?2",
+            )?
+            .execute(params![game, version as i64, me, until])
+                .map(|n| n == 1)
+        })
+        .await
+    }
+
+    /// Every game whose AI is to move and not claimed by this process.
+    pub async fn claim_orphans(
+        &self,
+        me: &str,
+        now: i64,
+        until: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let me = me.to_string();
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "UPDATE games SET ai_claim = ?1, ai_claim_until = ?3
+                 WHERE id IN (SELECT id FROM games WHERE ai_turn = 1
+                              AND (ai_claim IS NOT ?1 OR ai_claim_until < ?2) LIMIT ?4)
+                 RETURNING id",
+            )?;
+            let rows = stmt.query_map(params![me, now, until, limit as i64], |r| r.get(0))?;
+            rows.collect()
+        })
+        .await
+    }
+
     pub async fn count(&self) -> Result<u64, StoreError> {
         self.read(|c| c.query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0)))
             .await
@@ -270,7 +313,7 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
             let changed = tx
                 .prepare_cached(
                     "UPDATE games SET result = ?3, ai_turn = ?4, version = version + 1,
-                         meta = COALESCE(?5, meta)
+                         meta = COALESCE(?5, meta), ai_claim = NULL, ai_claim_until = NULL
                      WHERE id = ?1 AND version = ?2",
                 )?
                 .execute(params![
