@@ -470,7 +470,17 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
         e = next_end(&mut ends_b) => e,
     };
     assert_eq!(e.id, id);
-    let s = b.get(&format!("/api/games/{id}")).await;
+    // The instance that did not play the last move shows it a moment later.
+    let path = format!("/api/games/{id}");
+    let mut s = a.get(&path).await;
+    for _ in 0..200 {
+        if s["state"]["turn"]["kind"] == "over" && b.get(&path).await == s {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        s = a.get(&path).await;
+    }
+    assert_eq!(b.get(&path).await, s, "both instances show the end");
     let ai_moves = s["history"]
         .as_array()
         .expect("history")
