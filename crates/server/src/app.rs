@@ -7,7 +7,7 @@ use crate::protocol::{
     SeatToken, Summary,
 };
 use crate::round::actor::{self, Msg};
-use crate::round::state::{clean_name, players, Change, STAND_IN_LEVEL};
+use crate::round::state::{ai_to_move, clean_name, ending_of, players, Change, STAND_IN_LEVEL};
 use crate::round::{
     now_ms, random_id, random_token, Command, Finisher, Meta, Reply, Round, RoundError,
     RoundHandle, Rounds, Seat, SeatKind,
@@ -17,7 +17,7 @@ use rand::Rng;
 use std::sync::Arc;
 use std::time::Duration;
 use tabula_ai::AiLevel;
-use tabula_core::{AnyGame, EndReason, Player, Record, Registry, Replayed, Turn};
+use tabula_core::{AnyGame, EndReason, Player, Record, Registry, Replayed};
 use tokio::sync::{broadcast, oneshot};
 
 /// How many games `GET /api/games` lists.
@@ -591,13 +591,8 @@ fn meta_json(meta: &Meta) -> String {
 
 /// The stored facts of a game in state `game` with `meta`.
 fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
-    let result = meta
-        .end
-        .map(|e| e.outcome)
-        .or_else(|| game.outcome())
-        .map(|o| o.to_text());
-    let ai_turn = result.is_none()
-        && matches!(game.turn(), Turn::Player(p)
-            if meta.seats.get(p.index()).is_some_and(|s| s.kind == SeatKind::Ai));
-    Status { result, ai_turn }
+    Status {
+        result: ending_of(game, meta).map(|e| e.outcome.to_text()),
+        ai_turn: ai_to_move(game, meta).is_some(),
+    }
 }

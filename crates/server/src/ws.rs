@@ -19,7 +19,7 @@ pub async fn handler(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before the upgrade, with a plain 404.
-    app.view(&id, usize::MAX).await?;
+    app.handle(&id).await?;
     Ok(ws.on_upgrade(move |socket| run(app, id, socket)))
 }
 

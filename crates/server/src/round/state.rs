@@ -216,12 +216,7 @@ impl Round {
 
     /// How the game ended, on the board or off it.
     pub fn ending(&self) -> Option<Ending> {
-        self.meta.end.or_else(|| {
-            self.game.outcome().map(|outcome| Ending {
-                outcome,
-                reason: EndReason::Board,
-            })
-        })
+        ending_of(self.game.as_ref(), &self.meta)
     }
 
     pub fn is_over(&self) -> bool {
@@ -240,17 +235,12 @@ impl Round {
 
     /// The seat to move, if a player is to move and the game is on.
     pub fn to_move(&self) -> Option<u8> {
-        match (self.meta.end.is_some(), self.game.turn()) {
-            (false, Turn::Player(p)) => Some(p.0),
-            _ => None,
-        }
+        to_move(self.game.as_ref(), &self.meta)
     }
 
     /// The AI seat to move and its level.
     pub fn ai_to_move(&self) -> Option<(u8, AiLevel)> {
-        let seat = self.to_move()?;
-        let s = &self.meta.seats[seat as usize];
-        (s.kind == SeatKind::Ai).then(|| (seat, s.level.unwrap_or(STAND_IN_LEVEL)))
+        ai_to_move(self.game.as_ref(), &self.meta)
     }
 
     pub fn side(&self, seat: u8) -> &'static str {
@@ -670,6 +660,32 @@ fn result_info(e: &Ending) -> ResultInfo {
         winners,
         reason: e.reason,
     }
+}
+
+/// How a game in state `game` with `meta` ended, on the board or off it.
+pub fn ending_of(game: &dyn AnyGame, meta: &Meta) -> Option<Ending> {
+    meta.end.or_else(|| {
+        game.outcome().map(|outcome| Ending {
+            outcome,
+            reason: EndReason::Board,
+        })
+    })
+}
+
+/// The seat to move in `game` with `meta`, if a player is to move and the
+/// game is on.
+pub fn to_move(game: &dyn AnyGame, meta: &Meta) -> Option<u8> {
+    match (meta.end.is_some(), game.turn()) {
+        (false, Turn::Player(p)) => Some(p.0),
+        _ => None,
+    }
+}
+
+/// The AI seat to move in `game` with `meta`, and its level.
+pub fn ai_to_move(game: &dyn AnyGame, meta: &Meta) -> Option<(u8, AiLevel)> {
+    let seat = to_move(game, meta)?;
+    let s = meta.seats.get(seat as usize)?;
+    (s.kind == SeatKind::Ai).then(|| (seat, s.level.unwrap_or(STAND_IN_LEVEL)))
 }
 
 /// The seats as everyone sees them (never their tokens); `side` names a

@@ -86,7 +86,8 @@ impl Sqlite {
         self.run(Op::Write(write)).await
     }
 
-    /// Run a read on the reading connection, off the async threads.
+    /// Run a statement on the second connection, off the async threads:
+    /// reads, and the one-row AI claims (which need no group commit).
     async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
