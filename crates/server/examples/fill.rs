@@ -98,6 +98,7 @@ async fn main() -> Result<(), String> {
             let status = Status {
                 result: Some("win 1".into()),
                 ai_turn: false,
+                ..Default::default()
             };
             store.insert(game, status).await.map_err(|e| e.to_string())
         });

@@ -182,12 +182,16 @@ async fn play_one(
         .map(|_| SeatRequest::human())
         .collect();
     let created = app
-        .create(NewGame {
-            spec: name.to_string(),
-            position: None,
-            seats,
-            seed: Some(rng.gen()),
-        })
+        .create(
+            NewGame {
+                spec: name.to_string(),
+                position: None,
+                seats,
+                seed: Some(rng.gen()),
+                hints: false,
+            },
+            &Default::default(),
+        )
         .await
         .map_err(|e| e.to_string())?;
     let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();

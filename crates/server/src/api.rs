@@ -7,14 +7,15 @@ use crate::app::App;
 use crate::assets::RulesPage as Doc;
 use crate::error::ApiError;
 use crate::protocol::{
-    Catalog, Created, Done, DrawRequest, GameId, GameView, Health, Hint, ImportGame, JoinRequest,
-    MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, Summary, TokenRequest,
+    Catalog, ChatRequest, Created, Done, DrawRequest, GameId, GameView, Health, Hint, ImportGame,
+    JoinRequest, MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, Summary, TokenRequest,
 };
-use crate::round::{Command, Reply};
+use crate::round::{Caller, Command, Reply};
+use crate::user::session::{self, Visitor};
 use crate::{assets, ws};
 use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::header;
+use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -40,20 +41,70 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/chat", post(chat))
         .route("/api/games/{id}/{verb}", post(token_verb))
+        .merge(crate::user::api::routes())
+        .merge(crate::lobby::api::routes())
         .fallback(assets::web)
         .with_state(app)
 }
 
+/// The client's address (the socket's peer), for rate limits.
+pub(crate) fn client_address(req: &Request) -> String {
+    req.extensions()
+        .get::<ConnectInfo<std::net::SocketAddr>>()
+        .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string())
+}
+
+/// The visitor of a request that changes something: when it carries the
+/// session cookie it must come from this site's pages (`Origin`).
+pub(crate) async fn visitor_for_change(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<Visitor, ApiError> {
+    if session::cookie(headers).is_none() {
+        return Ok(Visitor::default());
+    }
+    session::check_origin(headers)?;
+    session::visitor(&app.store, headers).await
+}
+
+/// Who sends a game command: the seat token of the body, and the session's
+/// identities when the cookie may be used. With a token, a cookie from
+/// another site is ignored; without one, it is refused.
+async fn caller(app: &App, headers: &HeaderMap, token: &str) -> Result<Caller, ApiError> {
+    if session::cookie(headers).is_none() {
+        return Ok(Caller::token(token));
+    }
+    match session::check_origin(headers) {
+        Ok(()) => Ok(session::visitor(&app.store, headers).await?.caller(token)),
+        Err(e) if token.is_empty() => Err(e),
+        Err(_) => Ok(Caller::token(token)),
+    }
+}
+
+/// Count a chat line against its sender's limit.
+pub(crate) fn chat_allowed(app: &App, caller: &Caller) -> Result<(), ApiError> {
+    let key = caller
+        .ids
+        .first()
+        .cloned()
+        .unwrap_or_else(|| crate::round::state::hash_token(&caller.token));
+    app.limits
+        .chat
+        .check(&key)
+        .map_err(|wait| ApiError::too_many(app.limits.chat.what(), wait))
+}
+
 /// Read a JSON body, with a clear error for a malformed one; an empty body
 /// is `{}`.
-fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+pub(crate) fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     let text = if bytes.is_empty() { &b"{}"[..] } else { bytes };
     serde_json::from_slice(text)
         .map_err(|e| ApiError::bad_request(format!("bad request body: {e}")))
 }
 
-type Answer<T> = Result<Json<T>, ApiError>;
+pub(crate) type Answer<T> = Result<Json<T>, ApiError>;
 
 /// Whether the server and its database answer (for load balancers).
 async fn health(State(app): State<Arc<App>>) -> Response {
@@ -124,18 +175,40 @@ async fn list(State(app): State<Arc<App>>) -> Answer<Vec<Summary>> {
     Ok(Json(app.list().await?))
 }
 
-async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Created> {
+async fn create(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Answer<Created> {
     let req: NewGame = body(&bytes)?;
-    Ok(Json(app.create(req).await?))
+    let visitor = visitor_for_change(&app, &headers).await?;
+    Ok(Json(app.create(req, &visitor).await?))
 }
 
-async fn import(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Created> {
+async fn import(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Answer<Created> {
     let req: ImportGame = body(&bytes)?;
-    Ok(Json(app.import(req).await?))
+    let visitor = visitor_for_change(&app, &headers).await?;
+    Ok(Json(app.import(req, &visitor).await?))
 }
 
-async fn snapshot(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer<GameView> {
-    Ok(Json(app.view(&id, 0).await?))
+/// The game as the asker sees it: their seats (`you`) and the chat they
+/// may read. Reading needs no `Origin`: another site cannot read answers.
+async fn snapshot(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer<GameView> {
+    let visitor = session::visitor(&app.store, &headers).await?;
+    Ok(Json(app.view_for(&id, &visitor.caller("")).await?))
+}
+
+async fn chat(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Done> {
+    let req: ChatRequest = body(&bytes)?;
+    let caller = caller(&app, &headers, &req.token).await?;
+    chat_allowed(&app, &caller)?;
+    app.chat(&id, &caller, req.room, &req.text).await?;
+    Ok(Json(Done {}))
 }
 
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -154,9 +227,16 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<R
         .into_response())
 }
 
-/// Run a command and expect the reply of its kind.
-async fn run(app: &Arc<App>, id: &str, token: &str, command: Command) -> Result<Reply, ApiError> {
-    Ok(app.command(id, token, command).await?)
+/// Run a command of the request's sender.
+async fn run(
+    app: &Arc<App>,
+    id: &str,
+    headers: &HeaderMap,
+    token: &str,
+    command: Command,
+) -> Result<Reply, ApiError> {
+    let caller = caller(app, headers, token).await?;
+    Ok(app.command(id, &caller, command).await?)
 }
 
 fn unexpected(reply: Reply) -> ApiError {
@@ -169,6 +249,7 @@ fn unexpected(reply: Reply) -> ApiError {
 async fn play(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<PlyAnswer> {
     let req: MoveRequest = body(&bytes)?;
@@ -176,7 +257,7 @@ async fn play(
         action: req.action,
         ply: req.ply,
     };
-    match run(&app, &id, &req.token, command).await? {
+    match run(&app, &id, &headers, &req.token, command).await? {
         Reply::Ply(ply) => Ok(Json(PlyAnswer { ply })),
         other => Err(unexpected(other)),
     }
@@ -185,25 +266,44 @@ async fn play(
 async fn join(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<SeatAnswer> {
     let req: JoinRequest = body(&bytes)?;
-    match run(&app, &id, &req.token, Command::Join { name: req.name }).await? {
-        Reply::Seat(seat) => Ok(Json(SeatAnswer { seat })),
+    match run(
+        &app,
+        &id,
+        &headers,
+        &req.token,
+        Command::Join { name: req.name },
+    )
+    .await?
+    {
+        Reply::Seat(seat, token) => Ok(Json(SeatAnswer { seat, token })),
         other => Err(unexpected(other)),
     }
 }
 
-async fn draw(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Answer<Done> {
+async fn draw(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Done> {
     let req: DrawRequest = body(&bytes)?;
     let command = Command::Draw { accept: req.accept };
-    run(&app, &id, &req.token, command).await?;
+    run(&app, &id, &headers, &req.token, command).await?;
     Ok(Json(Done {}))
 }
 
-async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Answer<Hint> {
+async fn hint(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Hint> {
     let req: TokenRequest = body(&bytes)?;
-    match run(&app, &id, &req.token, Command::Hint).await? {
+    match run(&app, &id, &headers, &req.token, Command::Hint).await? {
         Reply::Hint(pick) => Ok(Json(Hint {
             action: pick.action,
             ranked: pick.ranked,
@@ -215,10 +315,11 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes)
 async fn rematch(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<GameId> {
     let req: TokenRequest = body(&bytes)?;
-    match run(&app, &id, &req.token, Command::Rematch).await? {
+    match run(&app, &id, &headers, &req.token, Command::Rematch).await? {
         Reply::Game(id) => Ok(Json(GameId { id })),
         other => Err(unexpected(other)),
     }
@@ -228,6 +329,7 @@ async fn rematch(
 async fn token_verb(
     State(app): State<Arc<App>>,
     Path((id, verb)): Path<(String, String)>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let command = match verb.as_str() {
@@ -241,7 +343,7 @@ async fn token_verb(
         }
     };
     let req: TokenRequest = body(&bytes)?;
-    Ok(match run(&app, &id, &req.token, command).await? {
+    Ok(match run(&app, &id, &headers, &req.token, command).await? {
         Reply::Ply(ply) => Json(PlyAnswer { ply }).into_response(),
         _ => Json(Done {}).into_response(),
     })

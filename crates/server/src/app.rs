@@ -7,12 +7,18 @@ use crate::protocol::{
     SeatToken, Summary,
 };
 use crate::round::actor::{self, Msg};
-use crate::round::state::{ai_to_move, clean_name, ending_of, players, Change, STAND_IN_LEVEL};
-use crate::round::{
-    now_ms, random_id, random_token, Command, Finisher, Meta, Reply, Round, RoundError,
-    RoundHandle, Rounds, Seat, SeatKind,
+use crate::round::state::{
+    ai_to_move, clean_name, ending_of, hash_token, players, to_move, Change, STAND_IN_LEVEL,
 };
-use crate::store::{GameHead, Status, Store, StoreError, StoredAction, StoredGame, Write};
+use crate::round::{
+    now_ms, random_id, random_token, Caller, ChatLine, Command, Finisher, Meta, Reply, Room, Round,
+    RoundError, RoundHandle, Rounds, Seat, SeatKind,
+};
+use crate::store::{
+    Doc, GameHead, Note, SeatRow, Status, Store, StoreError, StoredAction, StoredGame, Write,
+};
+use crate::user::limits::Limits;
+use crate::user::session::Visitor;
 use rand::Rng;
 use std::sync::Arc;
 use std::time::Duration;
@@ -62,6 +68,11 @@ pub struct App {
     instance: String,
     /// AI moves this instance has started computing.
     ai_jobs: std::sync::atomic::AtomicU64,
+    /// Rate limits of sign-in, chat, seeks.
+    pub(crate) limits: Limits,
+    /// Rings when the open seeks may have changed (here or, through the
+    /// store's notes, on another instance).
+    pub(crate) lobby: broadcast::Sender<()>,
 }
 
 impl App {
@@ -83,12 +94,15 @@ impl App {
             closing: tokio::sync::watch::channel(false).0,
             instance: random_id(),
             ai_jobs: Default::default(),
+            limits: Limits::default(),
+            lobby: broadcast::channel(16).0,
         });
         app.fill_in_status().await?;
         if let Some(notes) = app.store.listen().await? {
             tokio::spawn(follow_other_instances(Arc::downgrade(&app), notes));
         }
         tokio::spawn(sweep_ai_turns(Arc::downgrade(&app)));
+        tokio::spawn(crate::lobby::service::sweep(Arc::downgrade(&app)));
         Ok(app)
     }
 
@@ -230,7 +244,17 @@ impl App {
             .await
             .map_err(store_error)?
             .ok_or_else(|| RoundError::NoGame(id.to_string()))?;
-        self.restore(&stored).map_err(RoundError::Internal)
+        let mut round = self.restore(&stored).map_err(RoundError::Internal)?;
+        let lines = self
+            .store
+            .doc_list("chat", Some(id), 0, crate::round::state::CHAT_KEPT)
+            .await
+            .map_err(store_error)?;
+        round.chat = lines
+            .iter()
+            .filter_map(|d| serde_json::from_str(&d.body).ok())
+            .collect();
+        Ok(round)
     }
 
     /// Send game `id`'s owner a message built around a reply channel, and
@@ -260,13 +284,12 @@ impl App {
     pub async fn command(
         self: &Arc<Self>,
         id: &str,
-        token: &str,
+        caller: &Caller,
         command: Command,
     ) -> Result<Reply, RoundError> {
-        let token = token.to_string();
         // The command is cloned only if the owner retired under us.
         self.ask(id, |reply| Msg::Command {
-            token: token.clone(),
+            caller: caller.clone(),
             command: command.clone(),
             reply,
         })
@@ -278,12 +301,88 @@ impl App {
         self.ask(id, |reply| Msg::View { from, reply }).await
     }
 
-    /// The snapshot and every later update of game `id`.
+    /// The whole game as `caller` sees it (their seats, the chat they may
+    /// read).
+    pub async fn view_for(
+        self: &Arc<Self>,
+        id: &str,
+        caller: &Caller,
+    ) -> Result<GameView, RoundError> {
+        self.ask(id, |reply| Msg::ViewFor {
+            caller: caller.clone(),
+            reply,
+        })
+        .await
+    }
+
+    /// The snapshot for `caller` and every later update of game `id`.
     pub async fn watch(
         self: &Arc<Self>,
         id: &str,
-    ) -> Result<(GameView, broadcast::Receiver<Arc<str>>), RoundError> {
-        self.ask(id, |reply| Msg::Watch { reply }).await
+        caller: &Caller,
+    ) -> Result<(GameView, broadcast::Receiver<actor::Published>), RoundError> {
+        self.ask(id, |reply| Msg::Watch {
+            caller: caller.clone(),
+            reply,
+        })
+        .await
+    }
+
+    /// Post a chat line of `caller` in `room`.
+    pub async fn chat(
+        self: &Arc<Self>,
+        id: &str,
+        caller: &Caller,
+        room: Room,
+        text: &str,
+    ) -> Result<(), RoundError> {
+        self.ask(id, |reply| Msg::Chat {
+            caller: caller.clone(),
+            room,
+            text: text.to_string(),
+            reply,
+        })
+        .await?
+    }
+
+    /// Show `name` on the seats of `owners` in game `id` (`release`: and
+    /// unbind them).
+    pub async fn rename(
+        self: &Arc<Self>,
+        id: &str,
+        owners: &[String],
+        name: &str,
+        release: bool,
+    ) -> Result<(), RoundError> {
+        self.ask(id, |reply| Msg::Rename {
+            owners: owners.to_vec(),
+            name: name.to_string(),
+            release,
+            reply,
+        })
+        .await?
+    }
+
+    /// Store a chat line of game `id` (number `seq`) and tell the other
+    /// instances.
+    pub(crate) async fn store_chat(
+        &self,
+        id: &str,
+        seq: usize,
+        line: &ChatLine,
+    ) -> Result<(), RoundError> {
+        let doc = Doc {
+            kind: "chat",
+            id: format!("{id}:{seq:06}"),
+            owner: Some(id.to_string()),
+            body: serde_json::to_string(line).unwrap_or_default(),
+            version: 0,
+            created: line.at,
+            expires: None,
+        };
+        self.store.doc_insert(doc).await.map_err(store_error)?;
+        let _ = self.store.notify(&Note::Game(id.to_string(), 0)).await;
+        Ok(())
     }
 
     /// The game as a record file: (file name, text).
@@ -297,7 +396,7 @@ impl App {
         Ok(heads.iter().filter_map(|h| self.summary(h)).collect())
     }
 
-    fn summary(&self, head: &GameHead) -> Option<Summary> {
+    pub(crate) fn summary(&self, head: &GameHead) -> Option<Summary> {
         let meta: Meta = serde_json::from_str(&head.meta).ok()?;
         let game = self.registry.create(&head.spec, None).ok()?;
         let title = self.registry.entry(game.name()).ok()?.title;
@@ -353,11 +452,14 @@ impl App {
         }
     }
 
+    /// The seats asked for, bound to `visitor` (the creator) unless they
+    /// are invites; with each human seat's token.
     fn seats_for(
         &self,
         game: &dyn AnyGame,
         asked: &[SeatRequest],
-    ) -> Result<Vec<Seat>, RoundError> {
+        visitor: &Visitor,
+    ) -> Result<(Vec<Seat>, Vec<SeatToken>), RoundError> {
         let n = game.num_players();
         if !asked.is_empty() && asked.len() != n {
             return Err(RoundError::BadRequest(format!(
@@ -366,30 +468,44 @@ impl App {
                 asked.len()
             )));
         }
-        (0..n)
-            .map(|i| {
-                let req = asked.get(i);
-                let kind = req.map_or(SeatKind::Human, |r| r.kind);
-                let level = match kind {
-                    SeatKind::Ai => Some(req.and_then(|r| r.level).unwrap_or(STAND_IN_LEVEL)),
-                    SeatKind::Human => None,
-                };
-                let name = req
-                    .and_then(|r| r.name.as_deref())
-                    .map(clean_name)
-                    .unwrap_or_default();
-                Ok(Seat {
-                    joined: !req.is_some_and(|r| r.invite),
-                    kind,
-                    level,
-                    token: random_token(),
-                    name,
-                })
-            })
-            .collect()
+        let mut seats = Vec::with_capacity(n);
+        let mut tokens = Vec::new();
+        for i in 0..n {
+            let req = asked.get(i);
+            let kind = req.map_or(SeatKind::Human, |r| r.kind);
+            let invite = req.is_some_and(|r| r.invite);
+            let level = match kind {
+                SeatKind::Ai => Some(req.and_then(|r| r.level).unwrap_or(STAND_IN_LEVEL)),
+                SeatKind::Human => None,
+            };
+            let mine = kind == SeatKind::Human && !invite;
+            let name = req
+                .and_then(|r| r.name.as_deref())
+                .map(clean_name)
+                .filter(|n| !n.is_empty())
+                .or_else(|| visitor.name().filter(|_| mine))
+                .unwrap_or_default();
+            let token = random_token();
+            if kind == SeatKind::Human {
+                tokens.push(SeatToken {
+                    seat: i as u8,
+                    token: token.clone(),
+                });
+            }
+            seats.push(Seat {
+                joined: !invite,
+                kind,
+                level,
+                token_hash: hash_token(&token),
+                name,
+                owner: visitor.ids().first().cloned().filter(|_| mine),
+                ..Seat::default()
+            });
+        }
+        Ok((seats, tokens))
     }
 
-    fn new_round(
+    pub(crate) fn new_round(
         &self,
         start_game: Box<dyn AnyGame>,
         start: Option<String>,
@@ -411,24 +527,34 @@ impl App {
         ))
     }
 
-    /// Create a game; the opening chance actions (if any) are rolled at once.
-    pub async fn create(self: &Arc<Self>, req: NewGame) -> Result<Created, RoundError> {
+    /// Create a game for `visitor`; the opening chance actions (if any) are
+    /// rolled at once.
+    pub async fn create(
+        self: &Arc<Self>,
+        req: NewGame,
+        visitor: &Visitor,
+    ) -> Result<Created, RoundError> {
         let game = self.registry.create(&req.spec, req.position.as_deref())?;
-        let seats = self.seats_for(game.as_ref(), &req.seats)?;
+        let (seats, tokens) = self.seats_for(game.as_ref(), &req.seats, visitor)?;
         let seed = req.seed.unwrap_or_else(|| rand::thread_rng().gen());
         let mut round = self.new_round(game, req.position, seed, seats)?;
+        round.meta.hints = req.hints;
         round.roll_dice();
-        self.insert(round).await
+        self.insert(round, tokens).await
     }
 
     /// Continue a game from a record file, with new seats.
-    pub async fn import(self: &Arc<Self>, req: ImportGame) -> Result<Created, RoundError> {
+    pub async fn import(
+        self: &Arc<Self>,
+        req: ImportGame,
+        visitor: &Visitor,
+    ) -> Result<Created, RoundError> {
         let rec = Record::parse(&req.record)?;
         // The declared result must be the replay's (or an ending off the
         // board that agrees with it).
         let Replayed { game, ending } = rec.replay_checked(&self.registry, |_, _| {})?;
         let start = self.registry.create(&rec.game, rec.start.as_deref())?;
-        let seats = self.seats_for(game.as_ref(), &req.seats)?;
+        let (seats, tokens) = self.seats_for(game.as_ref(), &req.seats, visitor)?;
         let seed = rec
             .meta("seed")
             .and_then(|s| s.parse().ok())
@@ -444,11 +570,16 @@ impl App {
             round.apply(change);
         }
         round.roll_dice();
-        self.insert(round).await
+        self.insert(round, tokens).await
     }
 
-    /// Store a new game and start its owner.
-    pub(crate) async fn insert(self: &Arc<Self>, round: Round) -> Result<Created, RoundError> {
+    /// Store a new game and start its owner; `tokens` are the human seats'
+    /// tokens, given once.
+    pub(crate) async fn insert(
+        self: &Arc<Self>,
+        round: Round,
+        tokens: Vec<SeatToken>,
+    ) -> Result<Created, RoundError> {
         let stored = StoredGame {
             id: round.id.clone(),
             created: round.created,
@@ -466,17 +597,7 @@ impl App {
             .map_err(store_error)?;
         let created = Created {
             id: round.id.clone(),
-            tokens: round
-                .meta
-                .seats
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.kind == SeatKind::Human)
-                .map(|(i, s)| SeatToken {
-                    seat: i as u8,
-                    token: s.token.clone(),
-                })
-                .collect(),
+            tokens,
         };
         actor::start(self, round);
         Ok(created)
@@ -505,7 +626,8 @@ impl App {
 
     /// Rebuild a stored game by replaying its actions.
     fn restore(&self, g: &StoredGame) -> Result<Round, String> {
-        let meta: Meta = serde_json::from_str(&g.meta).map_err(|e| format!("bad meta: {e}"))?;
+        let mut meta: Meta = serde_json::from_str(&g.meta).map_err(|e| format!("bad meta: {e}"))?;
+        meta.upgrade();
         let start = self
             .registry
             .create(&g.spec, g.start.as_deref())
@@ -540,19 +662,25 @@ fn stored_action(e: &crate::round::Entry) -> StoredAction {
     }
 }
 
-/// Tell the owners of live games about writes by other instances, until
-/// the app is gone.
+/// Tell the owners of live games about writes by other instances, and
+/// the lobby about their seeks, until the app is gone.
 async fn follow_other_instances(
     app: std::sync::Weak<App>,
-    mut notes: tokio::sync::mpsc::Receiver<(String, u64)>,
+    mut notes: tokio::sync::mpsc::Receiver<Note>,
 ) {
-    while let Some((id, version)) = notes.recv().await {
+    while let Some(note) = notes.recv().await {
         let Some(app) = app.upgrade() else { return };
-        let targets = if id.is_empty() {
+        let (targets, version) = match note {
+            Note::Game(id, version) => (app.rounds.get(&id).into_iter().collect(), version),
+            Note::Lobby => {
+                let _ = app.lobby.send(());
+                continue;
+            }
             // Notes may have been missed: every live game checks.
-            app.rounds.all()
-        } else {
-            app.rounds.get(&id).into_iter().collect()
+            Note::Missed => {
+                let _ = app.lobby.send(());
+                (app.rounds.all(), 0)
+            }
         };
         for h in targets {
             // A full inbox is busy anyway: it will see the store at its next write.
@@ -591,8 +719,36 @@ fn meta_json(meta: &Meta) -> String {
 
 /// The stored facts of a game in state `game` with `meta`.
 fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
+    let ending = ending_of(game, meta);
+    let outcome = |seat: u8| {
+        let e = ending.as_ref()?;
+        Some(match e.outcome {
+            tabula_core::Outcome::Win(p) if p.0 == seat => "win",
+            tabula_core::Outcome::Draw(set) if set.contains(Player(seat)) => "draw",
+            _ => "loss",
+        })
+    };
+    let players = meta
+        .seats
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            Some(SeatRow {
+                seat: i as u8,
+                player: s.owner.clone()?,
+                outcome: outcome(i as u8),
+            })
+        })
+        .collect();
+    let to_move = to_move(game, meta).filter(|&s| {
+        meta.seats
+            .get(s as usize)
+            .is_some_and(|x| x.kind == SeatKind::Human)
+    });
     Status {
-        result: ending_of(game, meta).map(|e| e.outcome.to_text()),
+        result: ending.map(|e| e.outcome.to_text()),
         ai_turn: ai_to_move(game, meta).is_some(),
+        to_move,
+        players,
     }
 }

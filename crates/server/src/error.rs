@@ -12,6 +12,8 @@ use tabula_core::ErrorKind;
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    /// Seconds to wait before asking again (429 answers).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -19,7 +21,25 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
         }
+    }
+    /// 429, with `Retry-After`.
+    pub fn too_many(what: &str, retry_after: std::time::Duration) -> Self {
+        let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+        ApiError {
+            retry_after: Some(secs.max(1)),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("too many {what}: try again in {} s", secs.max(1)),
+            )
+        }
+    }
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, message)
+    }
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, message)
     }
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, message)
@@ -33,9 +53,14 @@ impl ApiError {
 pub fn status_of(e: &RoundError) -> StatusCode {
     match e {
         RoundError::NoGame(_) => StatusCode::NOT_FOUND,
-        RoundError::NoSeat | RoundError::NotYourTurn { .. } | RoundError::UndoNotAllowed => {
-            StatusCode::FORBIDDEN
-        }
+        RoundError::NoSeat
+        | RoundError::NotYourTurn { .. }
+        | RoundError::UndoNotAllowed
+        | RoundError::HintsNotAllowed
+        | RoundError::InviteClaimed
+        | RoundError::PlayersChat
+        | RoundError::SpectatorsChat => StatusCode::FORBIDDEN,
+        RoundError::ChatNeedsSession => StatusCode::UNAUTHORIZED,
         RoundError::Stale { .. }
         | RoundError::Over
         | RoundError::NoPlayerToMove
@@ -77,6 +102,11 @@ impl IntoResponse for ApiError {
         let body = ErrorBody {
             error: self.message,
         };
-        (self.status, Json(body)).into_response()
+        let mut res = (self.status, Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            res.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        res
     }
 }

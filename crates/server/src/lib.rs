@@ -9,6 +9,8 @@
 //! - `store`: SQLite or PostgreSQL, every action stored before it is
 //!   acknowledged;
 //! - `api` / `ws`: the JSON API and the live channel of a game;
+//! - `user`: accounts, sessions, rate limits, profiles (lila's `user`);
+//! - `lobby`: open challenges that start games (lila's `lobby`);
 //! - `ai`: AI seats and hints; `assets`: the UI in `web/` and the rules.
 
 pub mod ai;
@@ -16,9 +18,11 @@ pub mod api;
 pub mod app;
 pub mod assets;
 pub mod error;
+pub mod lobby;
 pub mod protocol;
 pub mod round;
 pub mod store;
+pub mod user;
 pub mod ws;
 
 pub use app::{App, RoundConfig};
@@ -138,7 +142,8 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         let _ = tcp.set_nodelay(true);
     });
     let closing = Arc::clone(&app);
-    axum::serve(listener, router)
+    let service = router.into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service)
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
             closing.close_channels();

@@ -6,7 +6,7 @@
 //! Field names are part of the public API (the web client and outside
 //! scripts rely on them): rename nothing here without a new API version.
 
-use crate::round::{EndReason, SeatKind};
+use crate::round::{ChatLine, EndReason, Room, SeatKind};
 use serde::{Deserialize, Serialize};
 use tabula_ai::AiLevel;
 use tabula_core::GameType;
@@ -55,6 +55,10 @@ pub struct NewGame {
     /// Seeds the dice (and the AI), for reproducible games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The players agree to play with hints ("casual with help"); games
+    /// with an AI seat always allow them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 /// `POST /api/games/import`: a record file and the seats to go on with.
@@ -139,9 +143,24 @@ pub struct PlyAnswer {
 }
 
 /// Answer to `join`.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SeatAnswer {
     pub seat: u8,
+    /// The seat's new token when an invite was claimed: the invite's own
+    /// token no longer works.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+/// `POST /api/games/{id}/chat`: a line for the players' chat (from a
+/// player) or the spectators' chat (from anyone else).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    #[serde(default)]
+    pub token: String,
+    pub room: Room,
+    pub text: String,
 }
 
 /// Answer to `rematch`: the new game.
@@ -265,6 +284,9 @@ pub struct PlayerInfo {
     pub name: String,
     /// Someone holds the seat (always true for the AI).
     pub joined: bool,
+    /// The account that plays it, for a link to its profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
 }
 
 /// Whose turn it is.
@@ -306,6 +328,9 @@ pub struct GameState {
     pub thinking: bool,
     /// The game that follows this one, once asked for.
     pub rematch: Option<String>,
+    /// Hints may be asked for (games against the AI, or agreed).
+    #[serde(default)]
+    pub hints: bool,
 }
 
 /// One played action, with what it did and the position after it.
@@ -343,6 +368,12 @@ pub struct GameView {
     pub from: usize,
     pub history: Vec<HistoryEntry>,
     pub state: GameState,
+    /// In a snapshot: the seats the asker plays (by session or token).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub you: Vec<u8>,
+    /// In a snapshot: the chat the asker may read, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatLine>,
 }
 
 /// A line of `GET /api/games`.
@@ -390,6 +421,16 @@ pub enum ClientMessage {
         #[serde(default)]
         rid: Option<RequestId>,
     },
+    /// A chat line (see `ChatRequest`), answered by `ack` (ply 0 unused:
+    /// `ok`) or `error`.
+    Chat {
+        #[serde(default)]
+        token: String,
+        room: Room,
+        text: String,
+        #[serde(default)]
+        rid: Option<RequestId>,
+    },
 }
 
 /// What the server sends on the live channel.
@@ -404,6 +445,12 @@ pub enum ServerMessage {
         ply: usize,
     },
     Pong {
+        rid: Option<RequestId>,
+    },
+    /// A new chat line.
+    Chat(ChatLine),
+    /// A chat line of this client was posted.
+    Posted {
         rid: Option<RequestId>,
     },
     /// A request of this client was refused (nothing changed).
@@ -425,4 +472,183 @@ impl ServerMessage {
             format!(r#"{{"type":"error","rid":null,"error":"cannot encode: {e}"}}"#)
         })
     }
+}
+
+// ------------------------------------------------------------ accounts
+
+/// `POST /api/account` (sign up) and `POST /api/login` (sign in).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    pub username: String,
+    pub password: String,
+}
+
+/// `POST /api/account/password`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub old: String,
+    pub new: String,
+}
+
+/// `DELETE /api/account`: the password confirms it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AccountDeletion {
+    pub password: String,
+}
+
+/// `GET /api/me` (signed in), and the answer to signing up or in.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Me {
+    pub username: String,
+    /// Milliseconds since 1970.
+    pub created: i64,
+}
+
+/// `POST /api/session`: this browser's session (a guest's, or signed in).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SessionInfo {
+    /// `null` for a guest.
+    pub username: Option<String>,
+}
+
+/// `GET /api/me/games`: the games of the asker (account or guest browser).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MyGames {
+    /// Games where the asker is to move, the longest waiting first.
+    pub your_turn: Vec<Summary>,
+    /// Every game in progress, newest first.
+    pub playing: Vec<Summary>,
+}
+
+/// Wins, draws and losses in one game kind.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct Tally {
+    pub win: u64,
+    pub draw: u64,
+    pub loss: u64,
+}
+
+/// `GET /api/players/{name}`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Profile {
+    pub username: String,
+    pub created: i64,
+    /// Per game name (`dragonchess`, …).
+    pub record: std::collections::BTreeMap<String, Tally>,
+    /// Per rating pool, once ratings exist (empty today).
+    pub ratings: std::collections::BTreeMap<String, serde_json::Value>,
+    pub playing: Vec<Summary>,
+    /// The first page of finished games (`/api/players/{name}/games?page=N`
+    /// for more).
+    pub finished: Vec<Summary>,
+}
+
+/// `GET /api/players/{name}/games?page=N`: finished games, newest first.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GamePage {
+    pub page: usize,
+    pub games: Vec<Summary>,
+    /// Whether a next page exists.
+    pub more: bool,
+}
+
+// --------------------------------------------------------------- lobby
+
+/// A seat of a seek, as asked for.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum SeekSeatRequest {
+    /// The creator plays it.
+    Me,
+    /// For whoever accepts.
+    Open,
+    Ai {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<AiLevel>,
+    },
+}
+
+/// `POST /api/seeks`: an open challenge, or a direct one (`to` a user
+/// name, or `unlisted`: only those with the link see it).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NewSeek {
+    pub spec: String,
+    /// A time control (coming with clocks: only `null` today).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<serde_json::Value>,
+    /// Rated (coming with ratings: only `false` today).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// One per seat, in seat order; default: the creator, then open seats.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<SeekSeatRequest>,
+    /// Casual with hints.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
+    /// Only this user may accept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Not listed in the lobby: shared by link.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unlisted: bool,
+}
+
+/// A seek's seat as everyone sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeekSeat {
+    /// `open`, `taken` (a player, the creator too) or `ai`.
+    pub state: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<AiLevel>,
+}
+
+/// A seek as listed.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Seek {
+    pub id: String,
+    pub spec: String,
+    pub title: String,
+    /// The creator's name.
+    pub creator: String,
+    pub created: i64,
+    pub seats: Vec<SeekSeat>,
+    pub hints: bool,
+    pub rated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<serde_json::Value>,
+    /// A direct challenge's addressee.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    pub unlisted: bool,
+    /// The asker created it or holds one of its seats.
+    pub mine: bool,
+    /// The game, once every seat is filled.
+    pub game: Option<String>,
+}
+
+/// Answer to `POST /api/seeks`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeekId {
+    pub id: String,
+}
+
+/// Answer to `POST /api/seeks/{id}/accept`: the game once every seat is
+/// filled, else `null` (the lobby channel says when it starts).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Accepted {
+    pub game: Option<String>,
+}
+
+/// What the lobby channel (`GET /api/lobby/ws`) sends: the seeks the
+/// asker may see, whenever they change.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum LobbyMessage {
+    Seeks { seeks: Vec<Seek> },
 }

@@ -6,8 +6,10 @@ use crate::app::App;
 use crate::error::{status_of, ApiError};
 use crate::protocol::{ClientMessage, ServerMessage};
 use crate::round::{Command, Reply};
+use crate::user::session::{self, Visitor};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
@@ -16,17 +18,30 @@ use tokio::sync::broadcast::error::RecvError;
 pub async fn handler(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before the upgrade, with a plain 404.
     app.handle(&id).await?;
-    Ok(ws.on_upgrade(move |socket| run(app, id, socket)))
+    let visitor = socket_visitor(&app, &headers).await?;
+    Ok(ws.on_upgrade(move |socket| run(app, id, visitor, socket)))
 }
 
-async fn run(app: Arc<App>, id: String, socket: WebSocket) {
-    let Ok((snapshot, mut updates)) = app.watch(&id).await else {
+/// The visitor of a live channel: a socket opened by another site's page
+/// does not get the session (it could act for the player).
+pub(crate) async fn socket_visitor(app: &App, headers: &HeaderMap) -> Result<Visitor, ApiError> {
+    if session::check_origin(headers).is_err() {
+        return Ok(Visitor::default());
+    }
+    session::visitor(&app.store, headers).await
+}
+
+async fn run(app: Arc<App>, id: String, visitor: Visitor, socket: WebSocket) {
+    let me = visitor.caller("");
+    let Ok((snapshot, mut updates)) = app.watch(&id, &me).await else {
         return;
     };
+    let player = !snapshot.you.is_empty();
     let (mut sink, mut stream) = socket.split();
     let mut closing = app.closing();
     let first = ServerMessage::Snapshot(snapshot).to_json();
@@ -43,13 +58,14 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
             }
             update = updates.recv() => {
                 let text: String = match update {
-                    Ok(text) => text.to_string(),
+                    Ok(p) if p.hidden_from_players && player => continue,
+                    Ok(p) => p.text.to_string(),
                     // Fell behind: start again from a fresh snapshot.
                     Err(RecvError::Lagged(_)) => match app.view(&id, 0).await {
                         Ok(view) => ServerMessage::Snapshot(view).to_json(),
                         Err(_) => return,
                     },
-                    Err(RecvError::Closed) => match app.watch(&id).await {
+                    Err(RecvError::Closed) => match app.watch(&id, &me).await {
                         // The game's owner retired or was replaced: watch
                         // the new one.
                         Ok((view, rx)) => {
@@ -71,7 +87,7 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
                 };
                 // One request at a time per client; updates wait in the
                 // channel meanwhile.
-                let reply = answer(&app, &id, text.as_str()).await.to_json();
+                let reply = answer(&app, &id, &visitor, text.as_str()).await.to_json();
                 if sink.send(Message::Text(reply.into())).await.is_err() {
                     return;
                 }
@@ -80,24 +96,50 @@ async fn run(app: Arc<App>, id: String, socket: WebSocket) {
     }
 }
 
-async fn answer(app: &Arc<App>, id: &str, text: &str) -> ServerMessage {
+async fn answer(app: &Arc<App>, id: &str, visitor: &Visitor, text: &str) -> ServerMessage {
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
             return ServerMessage::Error {
                 rid: None,
-                error: format!("bad message: {e} (valid types: move, ping)"),
+                error: format!("bad message: {e} (valid types: move, chat, ping)"),
                 status: Some(400),
             }
         }
     };
     match msg {
+        ClientMessage::Chat {
+            token,
+            room,
+            text,
+            rid,
+        } => {
+            let caller = visitor.caller(&token);
+            let posted = match crate::api::chat_allowed(app, &caller) {
+                Ok(()) => app
+                    .chat(id, &caller, room, &text)
+                    .await
+                    .map_err(ApiError::from),
+                Err(e) => Err(e),
+            };
+            match posted {
+                Ok(()) => ServerMessage::Posted { rid },
+                Err(e) => ServerMessage::Error {
+                    rid,
+                    status: Some(e.status.as_u16()),
+                    error: e.message,
+                },
+            }
+        }
         ClientMessage::Move {
             token,
             action,
             ply,
             rid,
-        } => match app.command(id, &token, Command::Play { action, ply }).await {
+        } => match app
+            .command(id, &visitor.caller(&token), Command::Play { action, ply })
+            .await
+        {
             Ok(Reply::Ply(ply)) => ServerMessage::Ack { rid, ply },
             Ok(other) => ServerMessage::Error {
                 rid,
@@ -115,6 +157,6 @@ async fn answer(app: &Arc<App>, id: &str, text: &str) -> ServerMessage {
 }
 
 /// Resolves when the server starts shutting down.
-async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
+pub(crate) async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = closing.wait_for(|c| *c).await;
 }

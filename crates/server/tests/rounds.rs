@@ -346,17 +346,28 @@ async fn two_instances_share_games_through_postgres() {
     let a = start_at(test_registry(), &db, config()).await;
     let b = start_at(test_registry(), &db, config()).await;
     let (id, t) = a.create(json!({"spec": "race", "seed": 4})).await;
-    let (_, mut on_a) = a.app.watch(&id).await.expect("watch on a");
-    let (_, mut on_b) = b.app.watch(&id).await.expect("watch on b");
+    let (_, mut on_a) = a
+        .app
+        .watch(&id, &Default::default())
+        .await
+        .expect("watch on a");
+    let (_, mut on_b) = b
+        .app
+        .watch(&id, &Default::default())
+        .await
+        .expect("watch on b");
 
     /// The next update a watcher gets that reaches `ply`.
-    async fn sees(rx: &mut broadcast::Receiver<Arc<str>>, ply: u64) -> Value {
+    async fn sees(
+        rx: &mut broadcast::Receiver<tabula_server::round::actor::Published>,
+        ply: u64,
+    ) -> Value {
         loop {
             let text = tokio::time::timeout(Duration::from_secs(5), rx.recv())
                 .await
                 .expect("an update within 5 s")
                 .expect("open channel");
-            let v: Value = serde_json::from_str(&text).expect("json");
+            let v: Value = serde_json::from_str(&text.text).expect("json");
             if v["state"]["ply"].as_u64() >= Some(ply) {
                 return v;
             }
@@ -413,7 +424,13 @@ async fn two_instances_share_games_through_postgres() {
         let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
             // A new game once the last one is over.
             (id, t) = a.create(json!({"spec": "race(players=3)"})).await;
-            watcher = Some(a.app.watch(&id).await.expect("watch on a").1);
+            watcher = Some(
+                a.app
+                    .watch(&id, &Default::default())
+                    .await
+                    .expect("watch on a")
+                    .1,
+            );
             continue;
         };
         let ply = s["state"]["ply"].as_u64().expect("ply");
@@ -463,7 +480,11 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
         .create(json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}))
         .await;
     // b holds the game too, and would think for it if it could.
-    let (_, _watch) = b.app.watch(&id).await.expect("watch on b");
+    let (_, _watch) = b
+        .app
+        .watch(&id, &Default::default())
+        .await
+        .expect("watch on b");
     // The instance that plays the last move announces the end.
     let e = tokio::select! {
         e = next_end(&mut ends_a) => e,
@@ -513,6 +534,7 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     let status = Status {
         result: None,
         ai_turn: true,
+        ..Default::default()
     };
     store.insert(game, status).await.expect("insert");
     let now = tabula_server::round::now_ms();

@@ -51,6 +51,7 @@ async fn both_engines_store_read_and_refuse_alike() {
         let ai = Status {
             result: None,
             ai_turn: true,
+            ..Default::default()
         };
         store
             .insert(game("g1", 10, 3), ai.clone())
@@ -88,6 +89,7 @@ async fn both_engines_store_read_and_refuse_alike() {
             status: Status {
                 result: (version == 1).then(|| "win 1".to_string()),
                 ai_turn: false,
+                ..Default::default()
             },
         };
         assert_eq!(store.write(write(0, 3, false, 2)).await, Ok(1), "{engine}");

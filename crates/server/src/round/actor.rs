@@ -6,7 +6,7 @@
 //! its clock); it stops when nobody has used or watched the game for a
 //! while, and the game is loaded again when someone opens it.
 
-use super::state::{Change, Command, Plan, Reply, Round};
+use super::state::{Caller, Change, Command, Plan, Reply, Room, Round};
 use super::RoundError;
 use crate::ai::{self, Pick};
 use crate::app::App;
@@ -20,13 +20,40 @@ use tokio::time::Instant;
 /// fresh snapshot instead.
 const WATCH_BUFFER: usize = 64;
 
+/// A message for a game's watchers: its JSON text, and whether the players
+/// may not read it (a spectators' chat line during the game).
+#[derive(Clone, Debug)]
+pub struct Published {
+    pub text: Arc<str>,
+    pub hidden_from_players: bool,
+}
+
 /// What the owner of a game is asked.
 pub(crate) enum Msg {
     /// A seat holder's command.
     Command {
-        token: String,
+        caller: Caller,
         command: Command,
         reply: oneshot::Sender<Result<Reply, RoundError>>,
+    },
+    /// The whole game as `caller` sees it.
+    ViewFor {
+        caller: Caller,
+        reply: oneshot::Sender<GameView>,
+    },
+    /// A chat line.
+    Chat {
+        caller: Caller,
+        room: Room,
+        text: String,
+        reply: oneshot::Sender<Result<(), RoundError>>,
+    },
+    /// Show `name` on the seats of `owners` (`release`: and unbind them).
+    Rename {
+        owners: Vec<String>,
+        name: String,
+        release: bool,
+        reply: oneshot::Sender<Result<(), RoundError>>,
     },
     /// The game from ply `from` on.
     View {
@@ -36,7 +63,8 @@ pub(crate) enum Msg {
     /// The snapshot and the channel of later updates, taken together so no
     /// update falls between them.
     Watch {
-        reply: oneshot::Sender<(GameView, broadcast::Receiver<Arc<str>>)>,
+        caller: Caller,
+        reply: oneshot::Sender<(GameView, broadcast::Receiver<Published>)>,
     },
     /// The game as a record file.
     Record {
@@ -61,7 +89,7 @@ pub(crate) struct Actor {
     rx: mpsc::Receiver<Msg>,
     /// Our own address, for the AI's answers.
     me: mpsc::Sender<Msg>,
-    updates: broadcast::Sender<Arc<str>>,
+    updates: broadcast::Sender<Published>,
 }
 
 /// Start the owner of `round`, unless the game already has one; returns
@@ -136,12 +164,12 @@ impl Actor {
     async fn handle(&mut self, msg: Msg) {
         match msg {
             Msg::Command {
-                token,
+                caller,
                 command,
                 reply,
             } => {
                 let wakes = command.may_change_turn();
-                self.command(&token, command, reply).await;
+                self.command(&caller, command, reply).await;
                 if wakes {
                     self.kick_ai().await;
                 }
@@ -149,12 +177,36 @@ impl Actor {
             Msg::View { from, reply } => {
                 let _ = reply.send(self.round.view(from));
             }
-            Msg::Watch { reply } => {
-                let _ = reply.send((self.round.view(0), self.updates.subscribe()));
+            Msg::ViewFor { caller, reply } => {
+                let _ = reply.send(self.round.view_for(&caller));
+            }
+            Msg::Watch { caller, reply } => {
+                let view = self.round.view_for(&caller);
+                let _ = reply.send((view, self.updates.subscribe()));
+            }
+            Msg::Chat {
+                caller,
+                room,
+                text,
+                reply,
+            } => {
+                let _ = reply.send(self.chat(&caller, room, &text).await);
+            }
+            Msg::Rename {
+                owners,
+                name,
+                release,
+                reply,
+            } => {
+                let result = match self.round.rename(&owners, &name, release) {
+                    Some(change) => self.commit(change).await.map(|_| ()),
+                    None => Ok(()),
+                };
+                let _ = reply.send(result);
             }
             Msg::Record { reply } => {
                 let name = format!("tabula-{}-{}.txt", self.round.game.name(), self.round.id);
-                let _ = reply.send((name, self.round.record().to_text()));
+                let _ = reply.send((name, self.round.export()));
             }
             Msg::AiMoved {
                 version,
@@ -176,13 +228,13 @@ impl Actor {
     /// more on it.
     async fn command(
         &mut self,
-        token: &str,
+        caller: &Caller,
         command: Command,
         reply: oneshot::Sender<Result<Reply, RoundError>>,
     ) {
         let mut reply = Some(reply);
         for attempt in 0..2 {
-            let result = match self.round.plan(token, command.clone()) {
+            let result = match self.round.plan(caller, command.clone()) {
                 Err(e) => Err(e),
                 Ok(Plan::Change(change)) => self.commit(change).await,
                 Ok(Plan::Answer(answer)) => Ok(answer),
@@ -211,6 +263,30 @@ impl Actor {
         }
     }
 
+    /// Store a chat line, keep it and show it to the watchers.
+    async fn chat(&mut self, caller: &Caller, room: Room, text: &str) -> Result<(), RoundError> {
+        let line = self
+            .round
+            .chat_line(caller, room, text, crate::round::now_ms())?;
+        self.app
+            .store_chat(&self.round.id, self.round.chat.len(), &line)
+            .await?;
+        self.round.chat.push(line);
+        self.publish_chat(self.round.chat.len() - 1);
+        Ok(())
+    }
+
+    /// Send the watchers chat lines from number `from` on.
+    fn publish_chat(&self, from: usize) {
+        for line in self.round.chat.iter().skip(from) {
+            let text = ServerMessage::Chat(line.clone()).to_json();
+            let _ = self.updates.send(Published {
+                text: Arc::from(text),
+                hidden_from_players: self.round.hidden_from_players(line),
+            });
+        }
+    }
+
     /// Take in the game as stored now (another writer changed it) and
     /// show it to the watchers.
     async fn reload(&mut self) -> bool {
@@ -219,8 +295,10 @@ impl Actor {
                 // Pending AI answers were computed for an older state.
                 fresh.version = self.round.version + 1;
                 fresh.thinking = self.round.thinking;
+                let said = self.round.chat.len();
                 self.round = fresh;
                 self.publish(0);
+                self.publish_chat(said);
                 true
             }
             Err(e) => {
@@ -250,7 +328,7 @@ impl Actor {
     }
 
     async fn rematch(&mut self, next: Round) -> Result<Reply, RoundError> {
-        let created = self.app.insert(next).await?;
+        let created = self.app.insert(next, Vec::new()).await?;
         let mut meta = self.round.meta.clone();
         meta.rematch = Some(created.id.clone());
         let change = Change {
@@ -270,7 +348,10 @@ impl Actor {
             return;
         }
         let text = ServerMessage::Update(self.round.view(from)).to_json();
-        let _ = self.updates.send(Arc::from(text));
+        let _ = self.updates.send(Published {
+            text: Arc::from(text),
+            hidden_from_players: false,
+        });
     }
 
     /// Let the AI think if an AI seat is to move and this instance holds

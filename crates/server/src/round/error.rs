@@ -33,6 +33,16 @@ pub enum RoundError {
     UndoNotAllowed,
     EndedOffBoard,
     HintNotYourTurn,
+    /// Hints are for games against the AI or with help agreed.
+    HintsNotAllowed,
+    /// The invite link was claimed by someone else.
+    InviteClaimed,
+    /// Only the players write in the players' chat.
+    PlayersChat,
+    /// Players write in their own chat, not the spectators'.
+    SpectatorsChat,
+    /// Spectators chat from a session (signed in or guest).
+    ChatNeedsSession,
     /// The game was changed elsewhere at the same moment: try again.
     Busy,
     /// The server could not do it (storage, a failed task).
@@ -72,6 +82,19 @@ impl fmt::Display for RoundError {
             }
             RoundError::EndedOffBoard => f.write_str("the game has ended off the board"),
             RoundError::HintNotYourTurn => f.write_str("hints are for the player to move"),
+            RoundError::HintsNotAllowed => f.write_str(
+                "hints are for games against the AI or games created with hints allowed",
+            ),
+            RoundError::InviteClaimed => {
+                f.write_str("this invite link was already used: the seat belongs to its claimant")
+            }
+            RoundError::PlayersChat => f.write_str("only the players write in the players' chat"),
+            RoundError::SpectatorsChat => {
+                f.write_str("players write in the players' chat, not the spectators'")
+            }
+            RoundError::ChatNeedsSession => {
+                f.write_str("open the game in a browser session (or sign in) to chat")
+            }
             RoundError::Busy => f.write_str("the game changed at the same moment: try again"),
         }
     }

@@ -13,7 +13,7 @@ pub mod state;
 
 pub use error::RoundError;
 pub use finish::{EndReason, Ending, Finisher, GameEnded};
-pub use state::{Command, Entry, Meta, Reply, Round, Seat, SeatKind};
+pub use state::{Caller, ChatLine, Command, Entry, Meta, Reply, Room, Round, Seat, SeatKind};
 
 use actor::Msg;
 use rand::Rng;

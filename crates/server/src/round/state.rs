@@ -13,9 +13,10 @@ use tabula_ai::AiLevel;
 use tabula_core::{ActionFacts, AnyGame, Outcome, Player, PlayerSet, Record, Turn};
 
 /// Who sits in a seat.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum SeatKind {
+    #[default]
     Human,
     Ai,
 }
@@ -23,20 +24,108 @@ pub enum SeatKind {
 /// The AI level that takes a seat when a player leaves a three-player game.
 pub const STAND_IN_LEVEL: AiLevel = AiLevel::Level3;
 
-/// One seat. The token is the seat's secret: whoever holds it plays it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+/// One seat. Its token is the seat's secret, given once and stored only
+/// as a hash: whoever holds it plays the seat; so does its owner's session.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
 pub struct Seat {
     pub kind: SeatKind,
     /// The AI level of an AI seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AiLevel>,
+    /// SHA-256 of the seat's token, in hex.
+    #[serde(default)]
+    pub token_hash: String,
+    /// A token in the clear, as older versions stored it: hashed when the
+    /// game is read ([`Meta::upgrade`]) and never written again.
+    #[serde(default, skip_serializing)]
     pub token: String,
     #[serde(default)]
     pub name: String,
     /// Someone opened the seat's link (or created the game holding it).
     #[serde(default)]
     pub joined: bool,
+    /// Who plays it: `u:<account>` or `g:<browser>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// The hash of the seat's invite token once claimed, to tell whoever
+    /// holds it still that the link is spent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claimed: Option<String>,
 }
+
+impl Seat {
+    /// A human seat played with `token`.
+    pub fn human(token: &str) -> Seat {
+        Seat {
+            token_hash: hash_token(token),
+            joined: true,
+            ..Seat::default()
+        }
+    }
+
+    /// Give the seat a fresh token; the token.
+    fn new_token(&mut self) -> String {
+        let token = crate::round::random_token();
+        self.token_hash = hash_token(&token);
+        token
+    }
+}
+
+/// A seat token as stored: SHA-256 in hex (tokens are 128 random bits, so
+/// a fast hash is enough: there is nothing to guess).
+pub fn hash_token(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Who sends a command: the seat token in the request, if any, and the
+/// identities of their session (`u:<account>`, `g:<browser>`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Caller {
+    pub token: String,
+    pub ids: Vec<String>,
+    /// The account's name, for seats they claim.
+    pub name: Option<String>,
+}
+
+impl Caller {
+    /// A caller known only by a seat token (scripts, older links).
+    pub fn token(token: &str) -> Caller {
+        Caller {
+            token: token.to_string(),
+            ..Caller::default()
+        }
+    }
+}
+
+/// The two chat rooms of a game.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Room {
+    /// Written by the players, read by everyone.
+    Players,
+    /// Written by spectators; the players see it once the game is over.
+    Spectators,
+}
+
+/// One line of a game's chat.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ChatLine {
+    pub room: Room,
+    /// Milliseconds since 1970.
+    pub at: i64,
+    pub name: String,
+    /// The author's account, if signed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    pub text: String,
+}
+
+/// The longest chat line, in characters.
+pub const CHAT_MAX_CHARS: usize = 140;
+/// The most chat lines a game keeps (both rooms); later lines are refused.
+pub const CHAT_KEPT: usize = 1000;
 
 /// Everything about a game besides its actions, stored as JSON.
 #[derive(Clone, Debug, Serialize, Deserialize, Default, PartialEq)]
@@ -55,6 +144,34 @@ pub struct Meta {
     /// Seats whose player left (an AI stand-in plays on), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left: Vec<u8>,
+    /// The players agreed to play with hints ("casual with help").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
+}
+
+impl Meta {
+    /// Bring a meta written by an older version up to date: clear tokens
+    /// become hashes.
+    pub fn upgrade(&mut self) {
+        for seat in &mut self.seats {
+            if !seat.token.is_empty() {
+                if seat.token_hash.is_empty() {
+                    seat.token_hash = hash_token(&seat.token);
+                }
+                seat.token.clear();
+            }
+        }
+    }
+
+    /// Hints are for games against the AI, or where the players agreed.
+    pub fn hints_allowed(&self) -> bool {
+        self.hints
+            || self
+                .seats
+                .iter()
+                .enumerate()
+                .any(|(i, s)| s.kind == SeatKind::Ai && !self.left.contains(&(i as u8)))
+    }
 }
 
 /// One played action and the position after it.
@@ -103,7 +220,8 @@ impl Command {
 pub enum Reply {
     /// The ply after the change (`move`, `undo`).
     Ply(usize),
-    Seat(u8),
+    /// The seat joined, and its new token when an invite was claimed.
+    Seat(u8, Option<String>),
     Done,
     /// The rematch's id.
     Game(String),
@@ -147,6 +265,8 @@ pub struct Round {
     /// The game before any action, to replay from on a take-back.
     pub start_game: Box<dyn AnyGame>,
     pub history: Vec<Entry>,
+    /// The chat, both rooms, oldest first.
+    pub chat: Vec<ChatLine>,
     /// An AI seat is computing its move.
     pub thinking: bool,
     /// Rises on every change of the position; an AI answer computed for an
@@ -194,6 +314,7 @@ impl Round {
             game: start_game.clone(),
             start_game,
             history: Vec::new(),
+            chat: Vec::new(),
             thinking: false,
             version: 0,
             stored: 0,
@@ -223,14 +344,49 @@ impl Round {
         self.meta.end.is_some() || self.game.turn() == Turn::Over
     }
 
-    /// The seat whose token this is.
-    pub fn seat_of(&self, token: &str) -> Result<u8, RoundError> {
+    /// The seat `caller` plays: the one of their token, else one their
+    /// session owns (the seat to move first, when they own several).
+    pub fn seat_of(&self, caller: &Caller) -> Result<u8, RoundError> {
+        let seats = &self.meta.seats;
+        if !caller.token.is_empty() {
+            let hash = hash_token(&caller.token);
+            if let Some(i) = seats.iter().position(|s| s.token_hash == hash) {
+                return Ok(i as u8);
+            }
+            if seats.iter().any(|s| s.claimed.as_ref() == Some(&hash)) {
+                return Err(RoundError::InviteClaimed);
+            }
+            return Err(RoundError::NoSeat);
+        }
+        let owned = self.owned_by(caller);
+        match self.to_move() {
+            Some(s) if owned.contains(&s) => Ok(s),
+            _ => owned.first().copied().ok_or(RoundError::NoSeat),
+        }
+    }
+
+    /// The seats whose owner is one of the caller's identities.
+    pub fn owned_by(&self, caller: &Caller) -> Vec<u8> {
         self.meta
             .seats
             .iter()
-            .position(|s| !token.is_empty() && s.token == token)
-            .map(|i| i as u8)
-            .ok_or(RoundError::NoSeat)
+            .enumerate()
+            .filter(|(_, s)| s.kind == SeatKind::Human)
+            .filter(|(_, s)| s.owner.as_ref().is_some_and(|o| caller.ids.contains(o)))
+            .map(|(i, _)| i as u8)
+            .collect()
+    }
+
+    /// The seats `caller` plays (by token or by session).
+    pub fn seats_of(&self, caller: &Caller) -> Vec<u8> {
+        let mut seats = self.owned_by(caller);
+        if let Ok(s) = self.seat_of(&Caller::token(&caller.token)) {
+            if !seats.contains(&s) {
+                seats.push(s);
+            }
+        }
+        seats.sort_unstable();
+        seats
     }
 
     /// The seat to move, if a player is to move and the game is on.
@@ -247,9 +403,12 @@ impl Round {
         self.game.player_name(Player(seat))
     }
 
-    /// Plan `command` for the seat holding `token`.
-    pub fn plan(&self, token: &str, command: Command) -> Result<Plan, RoundError> {
-        let seat = self.seat_of(token)?;
+    /// Plan `command` for the seat `caller` plays.
+    pub fn plan(&self, caller: &Caller, command: Command) -> Result<Plan, RoundError> {
+        let seat = self.seat_of(caller)?;
+        if let Command::Join { name } = command {
+            return self.join(seat, name, caller);
+        }
         self.plan_for(seat, command)
     }
 
@@ -267,7 +426,7 @@ impl Round {
                 }
                 self.play(seat, &action).map(Plan::Change)
             }
-            Command::Join { name } => self.join(seat, name),
+            Command::Join { name } => self.join(seat, name, &Caller::default()),
             Command::Undo => self.undo(seat).map(Plan::Change),
             Command::Resign => self.resign(seat).map(Plan::Change),
             Command::Draw { accept } => self.draw(seat, accept).map(Plan::Change),
@@ -277,6 +436,9 @@ impl Round {
                 None => Plan::Rematch(Box::new(self.rematch_round())),
             }),
             Command::Hint => {
+                if !self.meta.hints_allowed() {
+                    return Err(RoundError::HintsNotAllowed);
+                }
                 if self.to_move() != Some(seat) {
                     return Err(RoundError::HintNotYourTurn);
                 }
@@ -350,21 +512,116 @@ impl Round {
         self.history.extend(entries);
     }
 
-    fn join(&self, seat: u8, name: Option<String>) -> Result<Plan, RoundError> {
+    /// Take a seat: claiming an invite binds the seat to the caller and
+    /// gives them a new token (the link is spent); joining a seat already
+    /// held may rename it.
+    fn join(&self, seat: u8, name: Option<String>, caller: &Caller) -> Result<Plan, RoundError> {
         let mut meta = self.meta.clone();
         let slot = &mut meta.seats[seat as usize];
         if slot.kind == SeatKind::Ai {
             return Err(RoundError::AiSeat);
         }
-        let name = name.as_deref().map(clean_name).filter(|n| !n.is_empty());
-        if slot.joined && (name.is_none() || name.as_ref() == Some(&slot.name)) {
-            return Ok(Plan::Answer(Reply::Seat(seat)));
+        let name = name
+            .as_deref()
+            .map(clean_name)
+            .filter(|n| !n.is_empty())
+            .or_else(|| caller.name.clone());
+        if !slot.joined {
+            slot.joined = true;
+            slot.claimed = Some(std::mem::take(&mut slot.token_hash));
+            slot.owner = caller.ids.first().cloned();
+            if let Some(n) = name {
+                slot.name = n;
+            }
+            let token = slot.new_token();
+            return Ok(Plan::Change(
+                self.meta_change(meta, Reply::Seat(seat, Some(token))),
+            ));
         }
-        slot.joined = true;
-        if let Some(n) = name {
-            slot.name = n;
+        match name {
+            Some(n) if n != slot.name => {
+                slot.name = n;
+                Ok(Plan::Change(
+                    self.meta_change(meta, Reply::Seat(seat, None)),
+                ))
+            }
+            _ => Ok(Plan::Answer(Reply::Seat(seat, None))),
         }
-        Ok(Plan::Change(self.meta_change(meta, Reply::Seat(seat))))
+    }
+
+    /// Show `name` on the seats of `owners` (an account was made from a
+    /// guest, or deleted); `release` unbinds them. `None`: nothing to do.
+    pub fn rename(&self, owners: &[String], name: &str, release: bool) -> Option<Change> {
+        let mut meta = self.meta.clone();
+        let mut changed = false;
+        for seat in &mut meta.seats {
+            if seat.owner.as_ref().is_some_and(|o| owners.contains(o)) {
+                seat.name = name.to_string();
+                if release {
+                    seat.owner = None;
+                    seat.token_hash.clear();
+                }
+                changed = true;
+            }
+        }
+        changed.then(|| self.meta_change(meta, Reply::Done))
+    }
+
+    /// Check a chat line of `caller` for `room`: players write in theirs,
+    /// signed-in or guest spectators in theirs.
+    pub fn chat_line(
+        &self,
+        caller: &Caller,
+        room: Room,
+        text: &str,
+        now: i64,
+    ) -> Result<ChatLine, RoundError> {
+        if self.chat.len() >= CHAT_KEPT {
+            return Err(RoundError::BadRequest(format!(
+                "this game's chat is full ({CHAT_KEPT} messages)"
+            )));
+        }
+        let text: String = text.chars().filter(|c| !c.is_control()).collect();
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(RoundError::BadRequest("an empty chat message".into()));
+        }
+        if text.chars().count() > CHAT_MAX_CHARS {
+            return Err(RoundError::BadRequest(format!(
+                "a chat message has at most {CHAT_MAX_CHARS} characters"
+            )));
+        }
+        let seat = self.seat_of(caller).ok();
+        let name = match (room, seat) {
+            (Room::Players, Some(s)) => seat_label(&self.meta.seats[s as usize], self.side(s)),
+            (Room::Players, None) => return Err(RoundError::PlayersChat),
+            (Room::Spectators, Some(_)) => return Err(RoundError::SpectatorsChat),
+            (Room::Spectators, None) if caller.ids.is_empty() => {
+                return Err(RoundError::ChatNeedsSession)
+            }
+            (Room::Spectators, None) => caller.name.clone().unwrap_or_else(|| "Guest".into()),
+        };
+        Ok(ChatLine {
+            room,
+            at: now,
+            name,
+            user: caller.name.as_ref().map(|n| n.to_lowercase()),
+            text: text.to_string(),
+        })
+    }
+
+    /// Whether the players may read spectators' line `line` now.
+    pub fn hidden_from_players(&self, line: &ChatLine) -> bool {
+        line.room == Room::Spectators && !self.is_over()
+    }
+
+    /// The chat as `player` (or a spectator) may read it.
+    pub fn chat_for(&self, player: bool) -> Vec<ChatLine> {
+        self.chat
+            .iter()
+            .filter(|l| !(player && self.hidden_from_players(l)))
+            .cloned()
+            .collect()
     }
 
     /// Take back the requester's last action (and what followed it): only
@@ -458,7 +715,7 @@ impl Round {
         let slot = &mut meta.seats[seat as usize];
         slot.kind = SeatKind::Ai;
         slot.level = Some(STAND_IN_LEVEL);
-        slot.token = crate::round::random_token();
+        slot.new_token();
         meta.draw_offer.retain(|&x| x != seat);
         if !meta.left.contains(&seat) {
             meta.left.push(seat);
@@ -490,12 +747,13 @@ impl Round {
     }
 
     /// A new game with the same rules, the seats moved round by one (the
-    /// players keep their tokens).
+    /// players keep their tokens and owners).
     fn rematch_round(&self) -> Round {
         let mut seats = self.meta.seats.clone();
         seats.rotate_right(1);
         for seat in &mut seats {
-            seat.joined = seat.kind == SeatKind::Ai;
+            seat.joined = seat.kind == SeatKind::Ai || seat.owner.is_some();
+            seat.claimed = None;
         }
         Round::new(
             crate::round::random_id(),
@@ -506,6 +764,7 @@ impl Round {
             rand::random(),
             Meta {
                 seats,
+                hints: self.meta.hints,
                 ..Meta::default()
             },
         )
@@ -577,6 +836,22 @@ impl Round {
         rec
     }
 
+    /// The record file, with the chat after the moves as comment lines.
+    pub fn export(&self) -> String {
+        let mut text = self.record().to_text();
+        if !self.chat.is_empty() {
+            text.push_str("\n# chat\n");
+            for line in &self.chat {
+                let room = match line.room {
+                    Room::Players => "players",
+                    Room::Spectators => "spectators",
+                };
+                text.push_str(&format!("# [{room}] {}: {}\n", line.name, line.text));
+            }
+        }
+        text
+    }
+
     /// The seats, without their tokens.
     pub fn players(&self) -> Vec<PlayerInfo> {
         players(&self.meta.seats, |i| self.side(i))
@@ -603,6 +878,7 @@ impl Round {
             draw_offer: self.meta.draw_offer.clone(),
             thinking: self.thinking,
             rematch: self.meta.rematch.clone(),
+            hints: self.meta.hints_allowed(),
         }
     }
 
@@ -619,6 +895,20 @@ impl Round {
             from,
             history: self.history[from..].iter().map(history_entry).collect(),
             state: self.state(),
+            you: Vec::new(),
+            chat: Vec::new(),
+        }
+    }
+
+    /// The whole game as `caller` sees it: their seats and the chat they
+    /// may read.
+    pub fn view_for(&self, caller: &Caller) -> GameView {
+        let you = self.seats_of(caller);
+        let chat = self.chat_for(!you.is_empty());
+        GameView {
+            you,
+            chat,
+            ..self.view(0)
         }
     }
 
@@ -701,6 +991,12 @@ pub fn players(seats: &[Seat], side: impl Fn(u8) -> &'static str) -> Vec<PlayerI
             level: s.level,
             name: seat_label(s, side(i as u8)),
             joined: s.joined || s.kind == SeatKind::Ai,
+            user: s
+                .owner
+                .as_deref()
+                .and_then(|o| o.strip_prefix("u:"))
+                .filter(|_| s.kind == SeatKind::Human)
+                .map(str::to_string),
         })
         .collect()
 }
@@ -732,15 +1028,7 @@ mod tests {
         let game = tabula_games::registry()
             .create(spec, None)
             .expect("a registered game");
-        let seats = (0..seats)
-            .map(|i| Seat {
-                kind: SeatKind::Human,
-                level: None,
-                token: format!("t{i}"),
-                name: String::new(),
-                joined: true,
-            })
-            .collect();
+        let seats = (0..seats).map(|i| Seat::human(&format!("t{i}"))).collect();
         let meta = Meta {
             seats,
             ..Meta::default()
@@ -775,7 +1063,10 @@ mod tests {
                 action: legal[0].clone(),
                 ply: None,
             };
-            assert!(matches!(r.plan("t0", play), Err(RoundError::Over)));
+            assert!(matches!(
+                r.plan(&Caller::token("t0"), play),
+                Err(RoundError::Over)
+            ));
             assert_eq!(reason.as_str().parse::<EndReason>(), Ok(reason));
         }
     }
@@ -795,7 +1086,7 @@ mod tests {
             r.start_game = game.clone();
             let mover = r.to_move().expect("a player to move");
             let token = format!("t{mover}");
-            let c = change(r.plan(&token, Command::Play { action, ply: None }));
+            let c = change(r.plan(&Caller::token(&token), Command::Play { action, ply: None }));
             if let Some(ended) = r.apply(c) {
                 mates += 1;
                 assert_eq!(ended.ending.reason, EndReason::Board);
@@ -812,27 +1103,30 @@ mod tests {
         let cases = [
             ("nobody", Command::Undo, RoundError::NoSeat),
             ("t1", Command::Undo, RoundError::NothingToUndo),
-            ("t1", Command::Hint, RoundError::HintNotYourTurn),
+            ("t1", Command::Hint, RoundError::HintsNotAllowed),
         ];
         for (token, command, expected) in cases {
-            assert_eq!(r.plan(token, command).err(), Some(expected));
+            assert_eq!(r.plan(&Caller::token(token), command).err(), Some(expected));
         }
         let play = Command::Play {
             action: "zz".into(),
             ply: Some(3),
         };
         assert!(matches!(
-            r.plan("t0", play),
+            r.plan(&Caller::token("t0"), play),
             Err(RoundError::Stale { now: 0, asked: 3 })
         ));
         let play = Command::Play {
             action: "zz".into(),
             ply: None,
         };
-        assert!(matches!(r.plan("t0", play), Err(RoundError::Rules(_))));
+        assert!(matches!(
+            r.plan(&Caller::token("t0"), play),
+            Err(RoundError::Rules(_))
+        ));
         assert!(matches!(
             r.plan(
-                "t1",
+                &Caller::token("t1"),
                 Command::Play {
                     action: r.game.legal_actions()[0].clone(),
                     ply: None

@@ -14,6 +14,11 @@
 mod postgres;
 mod sqlite;
 
+/// The columns a game list reads, with the game's plies counted (`g` is
+/// the games table); shared by both engines' list queries.
+const HEAD_COLUMNS: &str =
+    "g.id, g.created, g.spec, g.meta, g.result, (SELECT COUNT(*) FROM actions a WHERE a.game = g.id)";
+
 use std::fmt;
 
 /// A stored action: seat (`None` = chance) and its text.
@@ -30,6 +35,49 @@ pub struct Status {
     pub result: Option<String>,
     /// An AI seat is to move.
     pub ai_turn: bool,
+    /// The seat to move when a person is to move.
+    pub to_move: Option<u8>,
+    /// Who plays the seats and how it went for them: written with the
+    /// game, and again when a write changes the meta or ends the game.
+    pub players: Vec<SeatRow>,
+}
+
+/// A seat's player, for profiles and "your turn" lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    pub seat: u8,
+    /// `u:<account>` or `g:<browser>`.
+    pub player: String,
+    /// `win`, `draw` or `loss` once the game is over.
+    pub outcome: Option<&'static str>,
+}
+
+/// A small document of the platform: an account, a session, a seek, a
+/// chat line. Its body is JSON; updates name the version they were read at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doc {
+    pub kind: &'static str,
+    pub id: String,
+    /// What it is listed by (a seek's creator, a chat line's game).
+    pub owner: Option<String>,
+    pub body: String,
+    pub version: u64,
+    /// Milliseconds since 1970.
+    pub created: i64,
+    /// Gone after this time (ms since 1970), if set.
+    pub expires: Option<i64>,
+}
+
+/// What another instance announced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Game `id` is at row version `version` (0: something besides its
+    /// moves changed, such as its chat).
+    Game(String, u64),
+    /// The open seeks changed.
+    Lobby,
+    /// Notes may have been missed: everything should look again.
+    Missed,
 }
 
 /// A stored game.
@@ -70,6 +118,13 @@ pub struct Write {
     pub actions: Vec<StoredAction>,
     pub meta: Option<String>,
     pub status: Status,
+}
+
+impl Write {
+    /// Whether this write may change who plays or how it went for them.
+    pub fn players_changed(&self) -> bool {
+        self.meta.is_some() || self.status.result.is_some()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,12 +220,10 @@ impl Store {
         }
     }
 
-    /// Every write of every instance as `(game, new version)`; `("", 0)`
-    /// when some may have been missed. Listening has begun on return. `None` for SQLite, which one process
+    /// Every note of every instance (game writes, lobby changes).
+    /// Listening has begun on return. `None` for SQLite, which one process
     /// owns.
-    pub async fn listen(
-        &self,
-    ) -> Result<Option<tokio::sync::mpsc::Receiver<(String, u64)>>, String> {
+    pub async fn listen(&self) -> Result<Option<tokio::sync::mpsc::Receiver<Note>>, String> {
         match self {
             Store::Sqlite(_) => Ok(None),
             Store::Postgres(p) => p.listen().await.map(Some),
@@ -207,6 +260,117 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.claim_orphans(me, now, until, limit).await,
             Store::Postgres(p) => p.claim_orphans(me, now, until, limit).await,
+        }
+    }
+
+    /// Tell the other instances (PostgreSQL; one SQLite process has none).
+    pub async fn notify(&self, note: &Note) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(()),
+            Store::Postgres(p) => p.notify(note).await,
+        }
+    }
+
+    /// Games of `players` (any of the ids), over or not, newest first.
+    pub async fn player_games(
+        &self,
+        players: &[String],
+        over: bool,
+        limit: usize,
+        offset: usize,
+    ) -> Result<Vec<GameHead>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.player_games(players.to_vec(), over, limit, offset).await,
+            Store::Postgres(p) => p.player_games(players, over, limit, offset).await,
+        }
+    }
+
+    /// Games where one of `players` is to move, oldest move first.
+    pub async fn your_turn(&self, players: &[String]) -> Result<Vec<GameHead>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.your_turn(players.to_vec()).await,
+            Store::Postgres(p) => p.your_turn(players).await,
+        }
+    }
+
+    /// How finished games went for `players`: `(spec, outcome, count)`.
+    pub async fn player_record(
+        &self,
+        players: &[String],
+    ) -> Result<Vec<(String, String, u64)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.player_record(players.to_vec()).await,
+            Store::Postgres(p) => p.player_record(players).await,
+        }
+    }
+
+    /// Store a new document; [`StoreError::Conflict`] if its id is taken.
+    pub async fn doc_insert(&self, doc: Doc) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.doc_insert(doc).await,
+            Store::Postgres(p) => p.doc_insert(doc).await,
+        }
+    }
+
+    pub async fn doc_get(&self, kind: &'static str, id: &str) -> Result<Option<Doc>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.doc_get(kind, id).await,
+            Store::Postgres(p) => p.doc_get(kind, id).await,
+        }
+    }
+
+    /// Replace a document's body and expiry if it is still at `doc.version`;
+    /// the new version.
+    pub async fn doc_update(&self, doc: &Doc) -> Result<u64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.doc_update(doc.clone()).await,
+            Store::Postgres(p) => p.doc_update(doc).await,
+        }
+    }
+
+    /// Delete a document; whether it existed.
+    pub async fn doc_delete(&self, kind: &'static str, id: &str) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.doc_delete(kind, id).await,
+            Store::Postgres(p) => p.doc_delete(kind, id).await,
+        }
+    }
+
+    /// Documents of `kind` (of `owner` if given) not expired at `now`,
+    /// oldest first.
+    pub async fn doc_list(
+        &self,
+        kind: &'static str,
+        owner: Option<&str>,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<Doc>, StoreError> {
+        let owner = owner.map(str::to_string);
+        match self {
+            Store::Sqlite(s) => s.doc_list(kind, owner, now, limit).await,
+            Store::Postgres(p) => p.doc_list(kind, owner, now, limit).await,
+        }
+    }
+
+    /// Set the expiry of every document of `kind` owned by `owner` that
+    /// has one; how many.
+    pub async fn doc_touch(
+        &self,
+        kind: &'static str,
+        owner: &str,
+        expires: i64,
+    ) -> Result<u64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.doc_touch(kind, owner.to_string(), expires).await,
+            Store::Postgres(p) => p.doc_touch(kind, owner, expires).await,
+        }
+    }
+
+    /// Delete the documents of `kind` that expired before `now`; how many.
+    pub async fn doc_purge(&self, kind: &'static str, now: i64) -> Result<u64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.doc_purge(kind, now).await,
+            Store::Postgres(p) => p.doc_purge(kind, now).await,
         }
     }
 

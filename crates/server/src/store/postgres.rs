@@ -3,7 +3,9 @@
 //! version, so of two instances writing the same game one wins and the
 //! other is told to reload.
 
-use super::{GameHead, Status, StoreError, StoredAction, StoredGame, Write};
+use super::{
+    Doc, GameHead, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Write, HEAD_COLUMNS,
+};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, NoTls};
@@ -17,8 +19,12 @@ mod embedded {
 const POOL_SIZE: usize = 16;
 
 /// The channel on which every write announces `<game> <version>`, so other
-/// instances show it to their watchers.
+/// instances show it to their watchers; `~lobby` announces a change of
+/// the open seeks.
 const CHANNEL: &str = "tabula_games";
+
+/// The note of a change of the open seeks (game ids never start with `~`).
+const LOBBY_NOTE: &str = "~lobby 0";
 
 #[derive(Clone)]
 pub struct Postgres {
@@ -74,7 +80,7 @@ impl Postgres {
     /// as the receiver lives; listening has begun when this returns. The
     /// listening connection is made again when it drops, and the pause is
     /// reported as `("", 0)`: something may have been missed.
-    pub async fn listen(&self) -> Result<mpsc::Receiver<(String, u64)>, String> {
+    pub async fn listen(&self) -> Result<mpsc::Receiver<Note>, String> {
         let (tx, rx) = mpsc::channel(1024);
         let config = std::sync::Arc::clone(&self.config);
         let first = Listening::start(&config).await?;
@@ -88,7 +94,7 @@ impl Postgres {
                 tokio::time::sleep(std::time::Duration::from_millis(500)).await;
                 match Listening::start(&config).await {
                     Ok(l) => {
-                        if tx.send((String::new(), 0)).await.is_err() {
+                        if tx.send(Note::Missed).await.is_err() {
                             return;
                         }
                         listening = Some(l);
@@ -108,8 +114,8 @@ impl Postgres {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(failed)?;
         tx.execute(
-            "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, version)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0)",
+            "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, version)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0)",
             &[
                 &g.id,
                 &g.created,
@@ -119,11 +125,13 @@ impl Postgres {
                 &g.meta,
                 &status.result,
                 &status.ai_turn,
+                &status.to_move.map(i16::from),
             ],
         )
         .await
         .map_err(failed)?;
         append(&tx, &g.id, 0, &g.actions).await?;
+        set_players(&tx, &g.id, &status.players).await?;
         tx.commit().await.map_err(failed)
     }
 
@@ -133,7 +141,8 @@ impl Postgres {
         let changed = tx
             .execute(
                 "UPDATE games SET result = $3, ai_turn = $4, version = version + 1,
-                     meta = COALESCE($5, meta), ai_claim = NULL, ai_claim_until = NULL
+                     meta = COALESCE($5, meta), ai_claim = NULL, ai_claim_until = NULL,
+                     to_move = $6
                  WHERE id = $1 AND version = $2",
                 &[
                     &w.game,
@@ -141,6 +150,7 @@ impl Postgres {
                     &w.status.result,
                     &w.status.ai_turn,
                     &w.meta,
+                    &w.status.to_move.map(i16::from),
                 ],
             )
             .await
@@ -164,6 +174,9 @@ impl Postgres {
             .map_err(failed)?;
         }
         append(&tx, &w.game, w.keep, &w.actions).await?;
+        if w.players_changed() {
+            set_players(&tx, &w.game, &w.status.players).await?;
+        }
         // Delivered to the listeners when (and only if) this commits.
         let note = format!("{} {}", w.game, w.version + 1);
         tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &note])
@@ -211,16 +224,18 @@ impl Postgres {
     }
 
     pub async fn recent(&self, limit: usize) -> Result<Vec<GameHead>, StoreError> {
+        let sql =
+            format!("SELECT {HEAD_COLUMNS} FROM games g ORDER BY g.created DESC, g.id LIMIT $1");
+        self.heads(&sql, &[&(limit as i64)]).await
+    }
+
+    async fn heads(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<GameHead>, StoreError> {
         let client = self.client().await?;
-        let rows = client
-            .query(
-                "SELECT id, created, spec, meta, result,
-                        (SELECT COUNT(*) FROM actions a WHERE a.game = g.id)
-                 FROM games g ORDER BY created DESC, id LIMIT $1",
-                &[&(limit as i64)],
-            )
-            .await
-            .map_err(failed)?;
+        let rows = client.query(sql, params).await.map_err(failed)?;
         Ok(rows
             .iter()
             .map(|r| GameHead {
@@ -232,6 +247,174 @@ impl Postgres {
                 plies: r.get::<_, i64>(5) as usize,
             })
             .collect())
+    }
+
+    pub async fn notify(&self, note: &Note) -> Result<(), StoreError> {
+        let payload = match note {
+            Note::Game(id, version) => format!("{id} {version}"),
+            Note::Lobby => LOBBY_NOTE.to_string(),
+            Note::Missed => return Ok(()),
+        };
+        let client = self.client().await?;
+        client
+            .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
+            .await
+            .map_err(failed)?;
+        Ok(())
+    }
+
+    pub async fn player_games(
+        &self,
+        players: &[String],
+        over: bool,
+        limit: usize,
+        offset: usize,
+    ) -> Result<Vec<GameHead>, StoreError> {
+        let sql = format!(
+            "SELECT {HEAD_COLUMNS} FROM games g WHERE (g.result IS NOT NULL) = $1 AND g.id IN
+               (SELECT game FROM game_players WHERE player = ANY($4))
+             ORDER BY g.created DESC, g.id LIMIT $2 OFFSET $3"
+        );
+        self.heads(&sql, &[&over, &(limit as i64), &(offset as i64), &players])
+            .await
+    }
+
+    pub async fn your_turn(&self, players: &[String]) -> Result<Vec<GameHead>, StoreError> {
+        let sql = format!(
+            "SELECT {HEAD_COLUMNS} FROM games g WHERE g.result IS NULL AND EXISTS
+               (SELECT 1 FROM game_players p WHERE p.game = g.id AND p.seat = g.to_move
+                AND p.player = ANY($1))
+             ORDER BY g.created, g.id LIMIT 200"
+        );
+        self.heads(&sql, &[&players]).await
+    }
+
+    pub async fn player_record(
+        &self,
+        players: &[String],
+    ) -> Result<Vec<(String, String, u64)>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT g.spec, p.outcome, COUNT(*) FROM game_players p JOIN games g ON g.id = p.game
+                 WHERE p.outcome IS NOT NULL AND p.player = ANY($1) GROUP BY g.spec, p.outcome",
+                &[&players],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get::<_, i64>(2) as u64))
+            .collect())
+    }
+
+    pub async fn doc_insert(&self, d: Doc) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "INSERT INTO docs (kind, id, owner, body, version, created, expires)
+                 VALUES ($1, $2, $3, $4, 0, $5, $6) ON CONFLICT DO NOTHING",
+                &[&d.kind, &d.id, &d.owner, &d.body, &d.created, &d.expires],
+            )
+            .await
+            .map_err(failed)?;
+        if n == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Conflict)
+        }
+    }
+
+    pub async fn doc_get(&self, kind: &'static str, id: &str) -> Result<Option<Doc>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT id, owner, body, version, created, expires FROM docs
+                 WHERE kind = $1 AND id = $2",
+                &[&kind, &id],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(row.map(|r| doc_row(kind, &r)))
+    }
+
+    pub async fn doc_update(&self, d: &Doc) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "UPDATE docs SET body = $4, expires = $5, version = version + 1
+                 WHERE kind = $1 AND id = $2 AND version = $3",
+                &[&d.kind, &d.id, &(d.version as i64), &d.body, &d.expires],
+            )
+            .await
+            .map_err(failed)?;
+        if n == 1 {
+            return Ok(d.version + 1);
+        }
+        match self.doc_get(d.kind, &d.id).await? {
+            Some(_) => Err(StoreError::Conflict),
+            None => Err(StoreError::Missing),
+        }
+    }
+
+    pub async fn doc_delete(&self, kind: &'static str, id: &str) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "DELETE FROM docs WHERE kind = $1 AND id = $2",
+                &[&kind, &id],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(n > 0)
+    }
+
+    pub async fn doc_list(
+        &self,
+        kind: &'static str,
+        owner: Option<String>,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<Doc>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT id, owner, body, version, created, expires FROM docs
+                 WHERE kind = $1 AND ($2::text IS NULL OR owner = $2)
+                   AND (expires IS NULL OR expires >= $3)
+                 ORDER BY created, id LIMIT $4",
+                &[&kind, &owner, &now, &(limit as i64)],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(rows.iter().map(|r| doc_row(kind, r)).collect())
+    }
+
+    pub async fn doc_touch(
+        &self,
+        kind: &'static str,
+        owner: &str,
+        expires: i64,
+    ) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE docs SET expires = $3 WHERE kind = $1 AND owner = $2 AND expires IS NOT NULL",
+                &[&kind, &owner, &expires],
+            )
+            .await
+            .map_err(failed)
+    }
+
+    pub async fn doc_purge(&self, kind: &'static str, now: i64) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "DELETE FROM docs WHERE kind = $1 AND expires < $2",
+                &[&kind, &now],
+            )
+            .await
+            .map_err(failed)
     }
 
     pub async fn ids_with_ai_turn(&self, ai_turn: Option<bool>) -> Result<Vec<String>, StoreError> {
@@ -344,20 +527,62 @@ impl Listening {
     }
 
     /// Pass the notes on until the connection fails or nobody reads them.
-    async fn forward(mut self, tx: &mpsc::Sender<(String, u64)>) {
+    async fn forward(mut self, tx: &mpsc::Sender<Note>) {
         while let Some(payload) = self.notes.recv().await {
-            let Some((game, version)) = payload.split_once(' ') else {
-                continue;
+            let note = if payload == LOBBY_NOTE {
+                Note::Lobby
+            } else {
+                let Some((game, version)) = payload.split_once(' ') else {
+                    continue;
+                };
+                let Ok(version) = version.parse() else {
+                    continue;
+                };
+                Note::Game(game.to_string(), version)
             };
-            let Ok(version) = version.parse() else {
-                continue;
-            };
-            if tx.send((game.to_string(), version)).await.is_err() {
+            if tx.send(note).await.is_err() {
                 break;
             }
         }
         self.driver.abort();
     }
+}
+
+fn doc_row(kind: &'static str, r: &tokio_postgres::Row) -> Doc {
+    Doc {
+        kind,
+        id: r.get(0),
+        owner: r.get(1),
+        body: r.get(2),
+        version: r.get::<_, i64>(3) as u64,
+        created: r.get(4),
+        expires: r.get(5),
+    }
+}
+
+/// Replace the rows of who plays game `game`.
+async fn set_players(
+    tx: &deadpool_postgres::Transaction<'_>,
+    game: &str,
+    rows: &[SeatRow],
+) -> Result<(), StoreError> {
+    tx.execute("DELETE FROM game_players WHERE game = $1", &[&game])
+        .await
+        .map_err(failed)?;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let seats: Vec<i16> = rows.iter().map(|r| i16::from(r.seat)).collect();
+    let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
+    let outcomes: Vec<Option<&str>> = rows.iter().map(|r| r.outcome).collect();
+    tx.execute(
+        "INSERT INTO game_players (game, seat, player, outcome)
+         SELECT $1, * FROM UNNEST($2::smallint[], $3::text[], $4::text[])",
+        &[&game, &seats, &players, &outcomes],
+    )
+    .await
+    .map_err(failed)?;
+    Ok(())
 }
 
 /// Append `actions` from ply `first_ply` on, in one statement.

@@ -7,7 +7,9 @@
 //! games cost one fsync per batch rather than one per move. Reads use a
 //! second connection.
 
-use super::{GameHead, Status, StoreError, StoredAction, StoredGame, Write};
+use super::{
+    Doc, GameHead, SeatRow, Status, StoreError, StoredAction, StoredGame, Write, HEAD_COLUMNS,
+};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex};
@@ -107,25 +109,10 @@ impl Sqlite {
     }
 
     pub async fn recent(&self, limit: usize) -> Result<Vec<GameHead>, StoreError> {
-        self.read(move |c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT id, created, spec, meta, result,
-                        (SELECT COUNT(*) FROM actions a WHERE a.game = g.id)
-                 FROM games g ORDER BY created DESC, id LIMIT ?1",
-            )?;
-            let rows = stmt.query_map([limit as i64], |r| {
-                Ok(GameHead {
-                    id: r.get(0)?,
-                    created: r.get(1)?,
-                    spec: r.get(2)?,
-                    meta: r.get(3)?,
-                    result: r.get(4)?,
-                    plies: r.get::<_, i64>(5)? as usize,
-                })
-            })?;
-            rows.collect()
-        })
-        .await
+        let sql =
+            format!("SELECT {HEAD_COLUMNS} FROM games g ORDER BY g.created DESC, g.id LIMIT ?1");
+        self.read(move |c| heads(c, &sql, vec![(limit as i64).into()]))
+            .await
     }
 
     pub async fn ids_with_ai_turn(&self, ai_turn: Option<bool>) -> Result<Vec<String>, StoreError> {
@@ -185,11 +172,216 @@ impl Sqlite {
         .await
     }
 
+    pub async fn player_games(
+        &self,
+        players: Vec<String>,
+        over: bool,
+        limit: usize,
+        offset: usize,
+    ) -> Result<Vec<GameHead>, StoreError> {
+        let sql = format!(
+            "SELECT {HEAD_COLUMNS} FROM games g WHERE (g.result IS NOT NULL) = ?1 AND g.id IN
+               (SELECT game FROM game_players WHERE player IN ({}))
+             ORDER BY g.created DESC, g.id LIMIT ?2 OFFSET ?3",
+            placeholders(4, players.len())
+        );
+        self.read(move |c| {
+            let mut values: Vec<rusqlite::types::Value> =
+                vec![over.into(), (limit as i64).into(), (offset as i64).into()];
+            values.extend(players.into_iter().map(Into::into));
+            heads(c, &sql, values)
+        })
+        .await
+    }
+
+    pub async fn your_turn(&self, players: Vec<String>) -> Result<Vec<GameHead>, StoreError> {
+        let sql = format!(
+            "SELECT {HEAD_COLUMNS} FROM games g WHERE g.result IS NULL AND EXISTS
+               (SELECT 1 FROM game_players p WHERE p.game = g.id AND p.seat = g.to_move
+                AND p.player IN ({}))
+             ORDER BY g.created, g.id LIMIT 200",
+            placeholders(1, players.len())
+        );
+        self.read(move |c| heads(c, &sql, players.into_iter().map(Into::into).collect()))
+            .await
+    }
+
+    pub async fn player_record(
+        &self,
+        players: Vec<String>,
+    ) -> Result<Vec<(String, String, u64)>, StoreError> {
+        let sql = format!(
+            "SELECT g.spec, p.outcome, COUNT(*) FROM game_players p JOIN games g ON g.id = p.game
+             WHERE p.outcome IS NOT NULL AND p.player IN ({}) GROUP BY g.spec, p.outcome",
+            placeholders(1, players.len())
+        );
+        self.read(move |c| {
+            let mut stmt = c.prepare(&sql)?;
+            let rows = stmt.query_map(rusqlite::params_from_iter(players), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64))
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn doc_insert(&self, d: Doc) -> Result<(), StoreError> {
+        let inserted = self
+            .read(move |c| {
+                c.prepare_cached(
+                    "INSERT INTO docs (kind, id, owner, body, version, created, expires)
+                     VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6) ON CONFLICT DO NOTHING",
+                )?
+                .execute(params![d.kind, d.id, d.owner, d.body, d.created, d.expires])
+            })
+            .await?;
+        if inserted == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Conflict)
+        }
+    }
+
+    pub async fn doc_get(&self, kind: &'static str, id: &str) -> Result<Option<Doc>, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| {
+            c.prepare_cached(
+                "SELECT id, owner, body, version, created, expires FROM docs
+                 WHERE kind = ?1 AND id = ?2",
+            )?
+            .query_row(params![kind, id], |r| doc_row(kind, r))
+            .optional()
+        })
+        .await
+    }
+
+    pub async fn doc_update(&self, d: Doc) -> Result<u64, StoreError> {
+        let (kind, id, version) = (d.kind, d.id.clone(), d.version);
+        let changed = self
+            .read(move |c| {
+                c.prepare_cached(
+                    "UPDATE docs SET body = ?4, expires = ?5, version = version + 1
+                     WHERE kind = ?1 AND id = ?2 AND version = ?3",
+                )?
+                .execute(params![
+                    d.kind,
+                    d.id,
+                    d.version as i64,
+                    d.body,
+                    d.expires
+                ])
+            })
+            .await?;
+        if changed == 1 {
+            return Ok(version + 1);
+        }
+        match self.doc_get(kind, &id).await? {
+            Some(_) => Err(StoreError::Conflict),
+            None => Err(StoreError::Missing),
+        }
+    }
+
+    pub async fn doc_delete(&self, kind: &'static str, id: &str) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| {
+            c.prepare_cached("DELETE FROM docs WHERE kind = ?1 AND id = ?2")?
+                .execute(params![kind, id])
+                .map(|n| n > 0)
+        })
+        .await
+    }
+
+    pub async fn doc_list(
+        &self,
+        kind: &'static str,
+        owner: Option<String>,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<Doc>, StoreError> {
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id, owner, body, version, created, expires FROM docs
+                 WHERE kind = ?1 AND (?2 IS NULL OR owner = ?2)
+                   AND (expires IS NULL OR expires >= ?3)
+                 ORDER BY created, id LIMIT ?4",
+            )?;
+            let rows = stmt.query_map(params![kind, owner, now, limit as i64], |r| {
+                doc_row(kind, r)
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn doc_touch(
+        &self,
+        kind: &'static str,
+        owner: String,
+        expires: i64,
+    ) -> Result<u64, StoreError> {
+        self.read(move |c| {
+            c.prepare_cached(
+                "UPDATE docs SET expires = ?3 WHERE kind = ?1 AND owner = ?2 AND expires IS NOT NULL",
+            )?
+            .execute(params![kind, owner, expires])
+            .map(|n| n as u64)
+        })
+        .await
+    }
+
+    pub async fn doc_purge(&self, kind: &'static str, now: i64) -> Result<u64, StoreError> {
+        self.read(move |c| {
+            c.prepare_cached("DELETE FROM docs WHERE kind = ?1 AND expires < ?2")?
+                .execute(params![kind, now])
+                .map(|n| n as u64)
+        })
+        .await
+    }
+
     pub async fn count(&self) -> Result<u64, StoreError> {
         self.read(|c| c.query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0)))
             .await
             .map(|n| n as u64)
     }
+}
+
+/// `?first, ?first+1, …`: `n` numbered placeholders.
+fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("?{i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn heads(
+    c: &Connection,
+    sql: &str,
+    values: Vec<rusqlite::types::Value>,
+) -> rusqlite::Result<Vec<GameHead>> {
+    let mut stmt = c.prepare(sql)?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| {
+        Ok(GameHead {
+            id: r.get(0)?,
+            created: r.get(1)?,
+            spec: r.get(2)?,
+            meta: r.get(3)?,
+            result: r.get(4)?,
+            plies: r.get::<_, i64>(5)? as usize,
+        })
+    })?;
+    rows.collect()
+}
+
+fn doc_row(kind: &'static str, r: &rusqlite::Row) -> rusqlite::Result<Doc> {
+    Ok(Doc {
+        kind,
+        id: r.get(0)?,
+        owner: r.get(1)?,
+        body: r.get(2)?,
+        version: r.get::<_, i64>(3)? as u64,
+        created: r.get(4)?,
+        expires: r.get(5)?,
+    })
 }
 
 fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<StoredGame>> {
@@ -294,8 +486,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
     match op {
         Op::Insert(g, status) => {
             tx.prepare_cached(
-                "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, version)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0)",
+                "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0)",
             )?
             .execute(params![
                 g.id,
@@ -305,16 +497,19 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                 g.seed as i64,
                 g.meta,
                 status.result,
-                status.ai_turn
+                status.ai_turn,
+                status.to_move
             ])?;
             append(tx, &g.id, 0, &g.actions)?;
+            set_players(tx, &g.id, &status.players)?;
             Ok(0)
         }
         Op::Write(w) => {
             let changed = tx
                 .prepare_cached(
                     "UPDATE games SET result = ?3, ai_turn = ?4, version = version + 1,
-                         meta = COALESCE(?5, meta), ai_claim = NULL, ai_claim_until = NULL
+                         meta = COALESCE(?5, meta), ai_claim = NULL, ai_claim_until = NULL,
+                         to_move = ?6
                      WHERE id = ?1 AND version = ?2",
                 )?
                 .execute(params![
@@ -322,7 +517,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                     w.version as i64,
                     w.status.result,
                     w.status.ai_turn,
-                    w.meta
+                    w.meta,
+                    w.status.to_move
                 ])?;
             if changed == 0 {
                 let exists: Option<i64> = tx
@@ -340,9 +536,25 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                     .execute(params![w.game, w.keep as i64])?;
             }
             append(tx, &w.game, w.keep, &w.actions)?;
+            if w.players_changed() {
+                set_players(tx, &w.game, &w.status.players)?;
+            }
             Ok(w.version + 1)
         }
     }
+}
+
+/// Replace the rows of who plays game `game`.
+fn set_players(tx: &rusqlite::Transaction, game: &str, rows: &[SeatRow]) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM game_players WHERE game = ?1")?
+        .execute([game])?;
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO game_players (game, seat, player, outcome) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for r in rows {
+        stmt.execute(params![game, r.seat, r.player, r.outcome])?;
+    }
+    Ok(())
 }
 
 fn append(

@@ -163,3 +163,108 @@ impl Server {
 pub fn ply(s: &Value) -> u64 {
     s["state"]["ply"].as_u64().expect("ply")
 }
+
+/// A browser: keeps the session cookie and sends its pages' Origin, from
+/// its own address.
+pub struct Browser<'a> {
+    pub srv: &'a Server,
+    pub cookie: Option<String>,
+    pub origin: Option<String>,
+    pub address: std::net::SocketAddr,
+}
+
+impl<'a> Browser<'a> {
+    pub fn new(srv: &'a Server, n: u8) -> Browser<'a> {
+        Browser {
+            srv,
+            cookie: None,
+            origin: Some("http://tabula.test".into()),
+            address: std::net::SocketAddr::from(([10, 0, 0, n], 5000)),
+        }
+    }
+
+    /// Send a request; remember a cookie the server sets.
+    pub async fn call(&mut self, method: &str, path: &str, body: Value) -> (StatusCode, Value) {
+        let (status, headers, value) = self.call_full(method, path, body).await;
+        let _ = headers;
+        (status, value)
+    }
+
+    pub async fn call_full(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Value,
+    ) -> (StatusCode, axum::http::HeaderMap, Value) {
+        let body = if body.is_null() {
+            Body::empty()
+        } else {
+            Body::from(body.to_string())
+        };
+        let mut req = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", "tabula.test")
+            .header("content-type", "application/json");
+        if let Some(o) = &self.origin {
+            req = req.header("origin", o.as_str());
+        }
+        if let Some(c) = &self.cookie {
+            req = req.header("cookie", format!("tabula_session={c}"));
+        }
+        let mut req = req.body(body).expect("request");
+        req.extensions_mut()
+            .insert(axum::extract::ConnectInfo(self.address));
+        let res = self
+            .srv
+            .router
+            .clone()
+            .oneshot(req)
+            .await
+            .expect("response");
+        let status = res.status();
+        let headers = res.headers().clone();
+        if let Some(set) = headers.get("set-cookie").and_then(|v| v.to_str().ok()) {
+            let value = set
+                .split(';')
+                .next()
+                .and_then(|kv| kv.split_once('='))
+                .map(|(_, v)| v.to_string())
+                .unwrap_or_default();
+            self.cookie = (!value.is_empty()).then_some(value);
+        }
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+        (status, headers, value)
+    }
+
+    /// Expect `status`; the answer.
+    pub async fn expect(
+        &mut self,
+        status: StatusCode,
+        method: &str,
+        path: &str,
+        body: Value,
+    ) -> Value {
+        let (st, v) = self.call(method, path, body.clone()).await;
+        assert_eq!(st, status, "{method} {path} {body}: {v}");
+        v
+    }
+
+    pub async fn sign_up(&mut self, name: &str) -> Value {
+        self.expect(
+            StatusCode::CREATED,
+            "POST",
+            "/api/account",
+            serde_json::json!({"username": name, "password": "a good password"}),
+        )
+        .await
+    }
+
+    /// Open a guest session.
+    pub async fn guest(&mut self) {
+        self.expect(StatusCode::OK, "POST", "/api/session", Value::Null)
+            .await;
+    }
+}

@@ -1,0 +1,116 @@
+//! The lobby's endpoints and its live channel (`docs/api.md`).
+
+use super::service::{RENEW_EVERY, SEEK_ALIVE_MS};
+use crate::api::{body, visitor_for_change, Answer};
+use crate::app::App;
+use crate::protocol::{Accepted, Done, LobbyMessage, NewSeek, Seek, SeekId};
+use crate::user::session::{self, Visitor};
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/seeks", get(list).post(create))
+        .route("/api/seeks/{id}", get(one).delete(cancel))
+        .route("/api/seeks/{id}/accept", post(accept))
+        .route("/api/lobby/ws", get(channel))
+}
+
+async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Vec<Seek>> {
+    let visitor = session::visitor(&app.store, &headers).await?;
+    Ok(Json(app.seeks_for(&visitor).await?))
+}
+
+async fn one(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer<Seek> {
+    let visitor = session::visitor(&app.store, &headers).await?;
+    Ok(Json(app.seek(&visitor, &id).await?))
+}
+
+async fn create(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Answer<SeekId> {
+    let req: NewSeek = body(&bytes)?;
+    let visitor = visitor_for_change(&app, &headers).await?;
+    Ok(Json(app.post_seek(&visitor, req).await?))
+}
+
+async fn accept(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer<Accepted> {
+    let visitor = visitor_for_change(&app, &headers).await?;
+    Ok(Json(app.accept_seek(&visitor, &id).await?))
+}
+
+async fn cancel(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer<Done> {
+    let visitor = visitor_for_change(&app, &headers).await?;
+    app.cancel_seek(&visitor, &id).await?;
+    Ok(Json(Done {}))
+}
+
+async fn channel(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Result<Response, crate::ApiError> {
+    let visitor = crate::ws::socket_visitor(&app, &headers).await?;
+    Ok(ws.on_upgrade(move |socket| run(app, visitor, socket)))
+}
+
+/// Send the seeks the visitor may see now, and again whenever they may
+/// have changed (at most every 100 ms); keep the visitor's own seeks alive
+/// while the channel is open.
+async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let mut changes = app.lobby.subscribe();
+    let mut closing = app.closing();
+    let mut renew = tokio::time::interval(RENEW_EVERY);
+    let mut dirty = true;
+    loop {
+        if dirty {
+            dirty = false;
+            let Ok(seeks) = app.seeks_for(&visitor).await else {
+                break;
+            };
+            let text = serde_json::to_string(&LobbyMessage::Seeks { seeks }).unwrap_or_default();
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        tokio::select! {
+            _ = crate::ws::closed(&mut closing) => break,
+            _ = renew.tick() => app.keep_seeks(&visitor, SEEK_ALIVE_MS).await,
+            change = changes.recv() => {
+                if matches!(change, Err(tokio::sync::broadcast::error::RecvError::Closed)) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                // Fold the changes that came meanwhile into one list.
+                while changes.try_recv().is_ok() {}
+                dirty = true;
+            }
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                _ => {}
+            },
+        }
+    }
+    // The page closed: its seeks lapse unless another page keeps them.
+    app.keep_seeks(&visitor, 2 * RENEW_EVERY.as_millis() as i64)
+        .await;
+}

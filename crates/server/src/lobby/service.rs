@@ -1,0 +1,223 @@
+//! The lobby's work on the store: post, list, accept and cancel seeks;
+//! keep them alive while their creator is in the lobby; start the game when
+//! the last seat is filled. Seeks are documents with a row version, so two
+//! people accepting the last seat at once (on two instances) cannot both
+//! get it.
+
+use super::{SeekDoc, SeekError};
+use crate::app::{store_error, App};
+use crate::error::ApiError;
+use crate::protocol::{Accepted, NewSeek, Seek, SeekId};
+use crate::round::{now_ms, random_id, RoundError};
+use crate::store::{Doc, Note, StoreError};
+use crate::user::session::Visitor;
+use axum::http::StatusCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A seek lives this long after its creator was last seen in the lobby.
+pub const SEEK_ALIVE_MS: i64 = 30_000;
+/// How often an open lobby page keeps its creator's seeks alive.
+pub const RENEW_EVERY: Duration = Duration::from_secs(10);
+/// A seek whose game started stays listed this long, for its players.
+pub const STARTED_KEPT_MS: i64 = 600_000;
+/// The most seeks listed.
+pub const LIST_LIMIT: usize = 200;
+
+fn conflict(e: SeekError) -> ApiError {
+    let status = match e {
+        SeekError::NotForYou => StatusCode::FORBIDDEN,
+        _ => StatusCode::CONFLICT,
+    };
+    ApiError::new(status, e.to_string())
+}
+
+fn internal(e: StoreError) -> ApiError {
+    store_error(e).into()
+}
+
+/// The name a visitor shows: their account's, else "Guest".
+fn shown_name(visitor: &Visitor) -> String {
+    visitor.name().unwrap_or_else(|| "Guest".into())
+}
+
+/// A visitor who can hold seats: signed in, or a guest with a session.
+fn identity(visitor: &Visitor) -> Result<String, ApiError> {
+    visitor.ids().into_iter().next().ok_or_else(|| {
+        ApiError::unauthorized("open a session first (POST /api/session) or sign in")
+    })
+}
+
+impl App {
+    /// Ring the lobby here and on the other instances.
+    async fn lobby_changed(&self) {
+        let _ = self.lobby.send(());
+        let _ = self.store.notify(&Note::Lobby).await;
+    }
+
+    pub async fn post_seek(&self, visitor: &Visitor, req: NewSeek) -> Result<SeekId, ApiError> {
+        let me = identity(visitor)?;
+        self.limits
+            .seeks
+            .check(&me)
+            .map_err(|wait| ApiError::too_many(self.limits.seeks.what(), wait))?;
+        let game = self.registry.create(&req.spec, None)?;
+        let title = self.registry.entry(game.name())?.title;
+        if let Some(to) = &req.to {
+            let key = to.to_ascii_lowercase();
+            if visitor.account.as_ref().is_some_and(|(k, _)| *k == key) {
+                return Err(ApiError::bad_request("you cannot challenge yourself"));
+            }
+            match crate::user::session::load_account(&self.store, &key).await? {
+                Some((_, a)) if !a.deleted => {}
+                _ => return Err(ApiError::not_found(format!("no player `{to}`"))),
+            }
+        }
+        let seek = SeekDoc::new(&req, (&me, &shown_name(visitor)), game.num_players(), title)
+            .map_err(ApiError::bad_request)?;
+        let now = now_ms();
+        let id = random_id();
+        let doc = Doc {
+            kind: "seek",
+            id: id.clone(),
+            owner: Some(me),
+            body: serde_json::to_string(&seek).unwrap_or_default(),
+            version: 0,
+            created: now,
+            expires: Some(now + SEEK_ALIVE_MS),
+        };
+        self.store.doc_insert(doc).await.map_err(internal)?;
+        self.lobby_changed().await;
+        Ok(SeekId { id })
+    }
+
+    /// The seeks `visitor` may see: open ones, their own, those for them.
+    pub async fn seeks_for(&self, visitor: &Visitor) -> Result<Vec<Seek>, ApiError> {
+        let ids = visitor.ids();
+        let account = visitor.account.as_ref().map(|(k, _)| k.as_str());
+        let docs = self
+            .store
+            .doc_list("seek", None, now_ms(), LIST_LIMIT)
+            .await
+            .map_err(internal)?;
+        Ok(docs
+            .iter()
+            .filter_map(|d| Some((d, serde_json::from_str::<SeekDoc>(&d.body).ok()?)))
+            .filter(|(_, s)| s.visible_to(&ids, account))
+            .map(|(d, s)| s.view(&d.id, d.created, &ids))
+            .collect())
+    }
+
+    /// One seek, for whoever has its link.
+    pub async fn seek(&self, visitor: &Visitor, id: &str) -> Result<Seek, ApiError> {
+        let (doc, seek) = self.load_seek(id).await?;
+        Ok(seek.view(&doc.id, doc.created, &visitor.ids()))
+    }
+
+    async fn load_seek(&self, id: &str) -> Result<(Doc, SeekDoc), ApiError> {
+        let gone = || ApiError::not_found("this challenge is gone (cancelled, expired or taken)");
+        let doc = self
+            .store
+            .doc_get("seek", id)
+            .await
+            .map_err(internal)?
+            .filter(|d| d.expires.is_none_or(|e| e >= now_ms()))
+            .ok_or_else(gone)?;
+        let seek = serde_json::from_str(&doc.body).map_err(|_| gone())?;
+        Ok((doc, seek))
+    }
+
+    /// Take a seat of seek `id`; the game once every seat is filled.
+    pub async fn accept_seek(
+        self: &Arc<Self>,
+        visitor: &Visitor,
+        id: &str,
+    ) -> Result<Accepted, ApiError> {
+        identity(visitor)?;
+        let ids = visitor.ids();
+        let account = visitor.account.as_ref().map(|(k, _)| k.clone());
+        for _ in 0..5 {
+            let (mut doc, mut seek) = self.load_seek(id).await?;
+            seek.accept(&ids, account.as_deref(), &shown_name(visitor))
+                .map_err(conflict)?;
+            let game_id = seek.full().then(random_id);
+            seek.game = game_id.clone();
+            doc.body = serde_json::to_string(&seek).unwrap_or_default();
+            if game_id.is_some() {
+                doc.expires = Some(now_ms() + STARTED_KEPT_MS);
+            }
+            match self.store.doc_update(&doc).await {
+                Ok(_) => {}
+                // Someone else accepted at the same moment: look again.
+                Err(StoreError::Conflict) => continue,
+                Err(StoreError::Missing) => {
+                    return Err(ApiError::not_found("this challenge is gone"))
+                }
+                Err(e) => return Err(internal(e)),
+            }
+            if let Some(game) = &game_id {
+                self.start_seek_game(game, &seek).await?;
+            }
+            self.lobby_changed().await;
+            return Ok(Accepted { game: game_id });
+        }
+        Err(RoundError::Busy.into())
+    }
+
+    /// Create the game of a full seek, under the id the seek names.
+    async fn start_seek_game(self: &Arc<Self>, id: &str, seek: &SeekDoc) -> Result<(), ApiError> {
+        let game = self.registry.create(&seek.spec, None)?;
+        let seed = rand::random();
+        let mut round = self.new_round(game, None, seed, seek.game_seats())?;
+        round.id = id.to_string();
+        round.meta.hints = seek.hints;
+        round.roll_dice();
+        self.insert(round, Vec::new()).await?;
+        Ok(())
+    }
+
+    /// Cancel seek `id` (its creator only, before it starts).
+    pub async fn cancel_seek(&self, visitor: &Visitor, id: &str) -> Result<(), ApiError> {
+        let (_, seek) = self.load_seek(id).await?;
+        if !visitor.ids().contains(&seek.creator) {
+            return Err(ApiError::forbidden("only its creator cancels a challenge"));
+        }
+        if seek.game.is_some() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "this challenge has started",
+            ));
+        }
+        self.store.doc_delete("seek", id).await.map_err(internal)?;
+        self.lobby_changed().await;
+        Ok(())
+    }
+
+    /// Keep the seeks of `visitor` alive for `ms` more (their lobby page is
+    /// open), or let them lapse soon (it closed).
+    pub async fn keep_seeks(&self, visitor: &Visitor, ms: i64) {
+        let Some(me) = visitor.ids().into_iter().next() else {
+            return;
+        };
+        match self.store.doc_touch("seek", &me, now_ms() + ms).await {
+            Ok(n) if n > 0 && ms < SEEK_ALIVE_MS => self.lobby_changed().await,
+            Ok(_) => {}
+            Err(e) => tracing::warn!("keeping seeks: {e}"),
+        }
+    }
+}
+
+/// Every few seconds, drop expired seeks (and tell the lobby) and forget
+/// rate-limit keys at rest, until the app is gone.
+pub(crate) async fn sweep(app: std::sync::Weak<App>) {
+    loop {
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let Some(app) = app.upgrade() else { return };
+        match app.store.doc_purge("seek", now_ms()).await {
+            Ok(n) if n > 0 => app.lobby_changed().await,
+            Ok(_) => {}
+            Err(e) => tracing::warn!("lobby sweep: {e}"),
+        }
+        app.limits.prune();
+    }
+}

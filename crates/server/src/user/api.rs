@@ -1,0 +1,423 @@
+//! The account endpoints: sign up, in and out, the session, password,
+//! deletion, and the pages of players (`docs/api.md`).
+
+use super::session::{self, Visitor};
+use super::{check_name, check_password, hash_password, verify_password, Account};
+use crate::api::{body, client_address, visitor_for_change, Answer};
+use crate::app::App;
+use crate::error::ApiError;
+use crate::protocol::{
+    AccountDeletion, Credentials, Done, GamePage, Me, MyGames, PasswordChange, Profile,
+    SessionInfo, Summary, Tally,
+};
+use crate::round::now_ms;
+use crate::store::{Doc, StoreError};
+use axum::body::Bytes;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use std::sync::Arc;
+
+/// Finished games per page of a profile.
+pub const PAGE: usize = 20;
+
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/account", post(sign_up).delete(delete_account))
+        .route("/api/account/password", post(change_password))
+        .route("/api/login", post(sign_in))
+        .route("/api/logout", post(sign_out))
+        .route("/api/session", post(open_session))
+        .route("/api/me", get(me))
+        .route("/api/me/games", get(my_games))
+        .route("/api/players/{name}", get(profile))
+        .route("/api/players/{name}/games", get(finished_games))
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+}
+
+/// An answer that sets the session cookie.
+fn with_cookie(
+    status: StatusCode,
+    cookie: &str,
+    headers: &HeaderMap,
+    body: impl serde::Serialize,
+) -> Response {
+    let mut res = (status, Json(body)).into_response();
+    res.headers_mut()
+        .insert(header::SET_COOKIE, session::set_cookie(cookie, headers));
+    res
+}
+
+fn me_of(account: &Account) -> Me {
+    Me {
+        username: account.name.clone(),
+        created: account.created,
+    }
+}
+
+/// Hash off the async threads (Argon2id is slow on purpose).
+async fn hash(password: String) -> Result<String, ApiError> {
+    tokio::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(internal)?
+        .map_err(internal)
+}
+
+async fn verify(password: String, hash: String) -> Result<bool, ApiError> {
+    tokio::task::spawn_blocking(move || verify_password(&password, &hash))
+        .await
+        .map_err(internal)
+}
+
+/// A hash nobody's password matches, checked for unknown names so that
+/// they take as long as known ones.
+fn dummy_hash() -> String {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY
+        .get_or_init(|| hash_password(&crate::round::random_token()).unwrap_or_default())
+        .clone()
+}
+
+/// Replace the visitor's session by one for `user` (a new cookie, so a
+/// cookie known before signing in is worth nothing after).
+async fn restart_session(
+    app: &App,
+    visitor: &Visitor,
+    user: Option<String>,
+) -> Result<String, ApiError> {
+    if let Some(id) = &visitor.session {
+        session::end(&app.store, id).await?;
+    }
+    session::start(&app.store, visitor.guest.clone(), user).await
+}
+
+async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, ApiError> {
+    let address = client_address(&req);
+    let headers = req.headers().clone();
+    let bytes = axum::body::to_bytes(req.into_body(), 64 * 1024)
+        .await
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let creds: Credentials = body(&bytes)?;
+    let key = check_name(&creds.username).map_err(ApiError::bad_request)?;
+    check_password(&creds.password).map_err(ApiError::bad_request)?;
+    let visitor = visitor_for_change(&app, &headers).await?;
+    app.limits
+        .signup_address
+        .check(&address)
+        .map_err(|wait| ApiError::too_many(app.limits.signup_address.what(), wait))?;
+    let account = Account {
+        name: creds.username.clone(),
+        password: hash(creds.password).await?,
+        created: now_ms(),
+        guest: visitor.guest.clone(),
+        deleted: false,
+    };
+    let doc = Doc {
+        kind: "user",
+        id: key.clone(),
+        owner: None,
+        body: serde_json::to_string(&account).map_err(internal)?,
+        version: 0,
+        created: account.created,
+        expires: None,
+    };
+    match app.store.doc_insert(doc).await {
+        Ok(()) => {}
+        Err(StoreError::Conflict) => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!("the name `{}` is taken", creds.username),
+            ))
+        }
+        Err(e) => return Err(internal(e)),
+    }
+    let cookie = restart_session(&app, &visitor, Some(key)).await?;
+    if let Some(guest) = visitor.guest {
+        // The guest's games follow the account: show its name on them.
+        let app = Arc::clone(&app);
+        let name = account.name.clone();
+        tokio::spawn(async move { rename_everywhere(&app, &[guest], &name, false).await });
+    }
+    Ok(with_cookie(
+        StatusCode::CREATED,
+        &cookie,
+        &headers,
+        me_of(&account),
+    ))
+}
+
+/// Show `name` on every seat of `owners` in every game (`release`: and
+/// unbind them).
+async fn rename_everywhere(app: &Arc<App>, owners: &[String], name: &str, release: bool) {
+    for over in [false, true] {
+        let games = match app.store.player_games(owners, over, 10_000, 0).await {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!("renaming {name}: {e}");
+                return;
+            }
+        };
+        for g in games {
+            if let Err(e) = app.rename(&g.id, owners, name, release).await {
+                tracing::warn!(game = %g.id, "renaming {name}: {e}");
+            }
+        }
+    }
+}
+
+async fn sign_in(State(app): State<Arc<App>>, req: Request) -> Result<Response, ApiError> {
+    let address = client_address(&req);
+    let headers = req.headers().clone();
+    let bytes = axum::body::to_bytes(req.into_body(), 64 * 1024)
+        .await
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let creds: Credentials = body(&bytes)?;
+    let visitor = visitor_for_change(&app, &headers).await?;
+    let key = creds.username.to_ascii_lowercase();
+    for (limit, k) in [
+        (&app.limits.login_address, address.as_str()),
+        (&app.limits.login_name, key.as_str()),
+    ] {
+        limit
+            .check(k)
+            .map_err(|wait| ApiError::too_many(limit.what(), wait))?;
+    }
+    let account = session::load_account(&app.store, &key)
+        .await?
+        .map(|(_, a)| a)
+        .filter(|a| !a.deleted);
+    let hash = account
+        .as_ref()
+        .map_or_else(dummy_hash, |a| a.password.clone());
+    let matches = verify(creds.password, hash).await?;
+    let Some(account) = account.filter(|_| matches) else {
+        return Err(ApiError::unauthorized("wrong user name or password"));
+    };
+    let cookie = restart_session(&app, &visitor, Some(key)).await?;
+    Ok(with_cookie(
+        StatusCode::OK,
+        &cookie,
+        &headers,
+        me_of(&account),
+    ))
+}
+
+async fn sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let visitor = visitor_for_change(&app, &headers).await?;
+    if visitor.session.is_none() {
+        return Ok(Json(Done {}).into_response());
+    }
+    // The browser stays the same guest.
+    let cookie = restart_session(&app, &visitor, None).await?;
+    Ok(with_cookie(StatusCode::OK, &cookie, &headers, Done {}))
+}
+
+async fn open_session(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let visitor = visitor_for_change(&app, &headers).await?;
+    let info = SessionInfo {
+        username: visitor.name(),
+    };
+    if visitor.session.is_some() {
+        return Ok(Json(info).into_response());
+    }
+    let cookie = session::start(&app.store, None, None).await?;
+    Ok(with_cookie(StatusCode::OK, &cookie, &headers, info))
+}
+
+async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Me> {
+    let visitor = session::visitor(&app.store, &headers).await?;
+    match &visitor.account {
+        Some((_, a)) => Ok(Json(me_of(a))),
+        None => Err(ApiError::unauthorized("not signed in")),
+    }
+}
+
+/// The signed-in account of a state-changing request.
+async fn signed_in(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<(Visitor, String, u64, Account), ApiError> {
+    let visitor = visitor_for_change(app, headers).await?;
+    let Some((key, _)) = visitor.account.clone() else {
+        return Err(ApiError::unauthorized("not signed in"));
+    };
+    let (version, account) = session::load_account(&app.store, &key)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("not signed in"))?;
+    Ok((visitor, key, version, account))
+}
+
+async fn save_account(
+    app: &App,
+    key: &str,
+    version: u64,
+    account: &Account,
+) -> Result<(), ApiError> {
+    let doc = Doc {
+        kind: "user",
+        id: key.to_string(),
+        owner: None,
+        body: serde_json::to_string(account).map_err(internal)?,
+        version,
+        created: account.created,
+        expires: None,
+    };
+    match app.store.doc_update(&doc).await {
+        Ok(_) => Ok(()),
+        Err(StoreError::Conflict) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "the account changed at the same moment: try again",
+        )),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+async fn change_password(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Done> {
+    let req: PasswordChange = body(&bytes)?;
+    let (_, key, version, mut account) = signed_in(&app, &headers).await?;
+    app.limits
+        .login_name
+        .check(&key)
+        .map_err(|wait| ApiError::too_many(app.limits.login_name.what(), wait))?;
+    if !verify(req.old, account.password.clone()).await? {
+        return Err(ApiError::forbidden("the current password is wrong"));
+    }
+    check_password(&req.new).map_err(ApiError::bad_request)?;
+    account.password = hash(req.new).await?;
+    save_account(&app, &key, version, &account).await?;
+    Ok(Json(Done {}))
+}
+
+async fn delete_account(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Response, ApiError> {
+    let req: AccountDeletion = body(&bytes)?;
+    let (visitor, key, version, mut account) = signed_in(&app, &headers).await?;
+    if !verify(req.password, account.password.clone()).await? {
+        return Err(ApiError::forbidden("the password is wrong"));
+    }
+    let owners = account.identities();
+    account.deleted = true;
+    account.password.clear();
+    save_account(&app, &key, version, &account).await?;
+    if let Some(id) = &visitor.session {
+        session::end(&app.store, id).await?;
+    }
+    let app2 = Arc::clone(&app);
+    tokio::spawn(async move { rename_everywhere(&app2, &owners, "deleted", true).await });
+    let mut res = Json(Done {}).into_response();
+    res.headers_mut()
+        .insert(header::SET_COOKIE, session::clear_cookie());
+    Ok(res)
+}
+
+async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<MyGames> {
+    let visitor = session::visitor(&app.store, &headers).await?;
+    let ids = visitor.ids();
+    if ids.is_empty() {
+        return Ok(Json(MyGames {
+            your_turn: Vec::new(),
+            playing: Vec::new(),
+        }));
+    }
+    let your_turn = app.store.your_turn(&ids).await.map_err(internal)?;
+    let playing = app
+        .store
+        .player_games(&ids, false, 100, 0)
+        .await
+        .map_err(internal)?;
+    Ok(Json(MyGames {
+        your_turn: summaries(&app, &your_turn),
+        playing: summaries(&app, &playing),
+    }))
+}
+
+fn summaries(app: &App, heads: &[crate::store::GameHead]) -> Vec<Summary> {
+    heads.iter().filter_map(|h| app.summary(h)).collect()
+}
+
+/// An account that exists and is not deleted.
+async fn player(app: &App, name: &str) -> Result<Account, ApiError> {
+    let key = name.to_ascii_lowercase();
+    match session::load_account(&app.store, &key).await? {
+        Some((_, a)) if !a.deleted => Ok(a),
+        Some(_) => Err(ApiError::not_found(format!(
+            "the account `{name}` was deleted"
+        ))),
+        None => Err(ApiError::not_found(format!("no player `{name}`"))),
+    }
+}
+
+async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> Answer<Profile> {
+    let account = player(&app, &name).await?;
+    let ids = account.identities();
+    let mut record = std::collections::BTreeMap::<String, Tally>::new();
+    for (spec, outcome, n) in app.store.player_record(&ids).await.map_err(internal)? {
+        let game = spec.split('(').next().unwrap_or(&spec).to_string();
+        let t = record.entry(game).or_default();
+        match outcome.as_str() {
+            "win" => t.win += n,
+            "draw" => t.draw += n,
+            _ => t.loss += n,
+        }
+    }
+    let playing = app
+        .store
+        .player_games(&ids, false, 100, 0)
+        .await
+        .map_err(internal)?;
+    let finished = app
+        .store
+        .player_games(&ids, true, PAGE, 0)
+        .await
+        .map_err(internal)?;
+    Ok(Json(Profile {
+        username: account.name,
+        created: account.created,
+        record,
+        ratings: Default::default(),
+        playing: summaries(&app, &playing),
+        finished: summaries(&app, &finished),
+    }))
+}
+
+#[derive(serde::Deserialize)]
+struct PageQuery {
+    #[serde(default)]
+    page: usize,
+}
+
+async fn finished_games(
+    State(app): State<Arc<App>>,
+    Path(name): Path<String>,
+    Query(q): Query<PageQuery>,
+) -> Answer<GamePage> {
+    let account = player(&app, &name).await?;
+    let page = q.page.min(10_000);
+    let mut heads = app
+        .store
+        .player_games(&account.identities(), true, PAGE + 1, page * PAGE)
+        .await
+        .map_err(internal)?;
+    let more = heads.len() > PAGE;
+    heads.truncate(PAGE);
+    Ok(Json(GamePage {
+        page,
+        games: summaries(&app, &heads),
+        more,
+    }))
+}

@@ -1,0 +1,102 @@
+//! Rate limits (the `governor` crate: a generic cell rate limiter per key,
+//! no background task). Each limit is a burst and a rate of refill; the
+//! numbers are documented in `docs/security.md`.
+
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+/// One limit: `burst` at once, then one more every `period`.
+pub struct Limit {
+    what: &'static str,
+    limiter: DefaultKeyedRateLimiter<String>,
+}
+
+impl Limit {
+    pub fn new(what: &'static str, burst: u32, period: Duration) -> Limit {
+        let burst = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        let quota = Quota::with_period(period)
+            .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
+            .allow_burst(burst);
+        Limit {
+            what,
+            limiter: DefaultKeyedRateLimiter::keyed(quota),
+        }
+    }
+
+    /// Count one request of `key`: `Err(wait)` when over the limit.
+    pub fn check(&self, key: &str) -> Result<(), Duration> {
+        self.limiter
+            .check_key(&key.to_string())
+            .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()))
+    }
+
+    /// What it limits, for the 429 message.
+    pub fn what(&self) -> &'static str {
+        self.what
+    }
+
+    /// Forget keys that are back to a full burst (keeps memory bounded).
+    pub fn prune(&self) {
+        self.limiter.retain_recent();
+        self.limiter.shrink_to_fit();
+    }
+}
+
+/// Every limit of the server.
+pub struct Limits {
+    /// Sign-in attempts per user name.
+    pub login_name: Limit,
+    /// Sign-in attempts per client address.
+    pub login_address: Limit,
+    /// Accounts made per client address.
+    pub signup_address: Limit,
+    /// Chat lines per identity (or token).
+    pub chat: Limit,
+    /// Seeks posted per identity.
+    pub seeks: Limit,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            login_name: Limit::new("sign-in attempts for this name", 5, Duration::from_secs(60)),
+            login_address: Limit::new("sign-in attempts", 20, Duration::from_secs(15)),
+            signup_address: Limit::new("new accounts", 5, Duration::from_secs(600)),
+            chat: Limit::new("chat messages", 5, Duration::from_secs(3)),
+            seeks: Limit::new("challenges", 10, Duration::from_secs(6)),
+        }
+    }
+}
+
+impl Limits {
+    pub fn prune(&self) {
+        for l in [
+            &self.login_name,
+            &self.login_address,
+            &self.signup_address,
+            &self.chat,
+            &self.seeks,
+        ] {
+            l.prune();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_passes_then_the_next_waits() {
+        let l = Limit::new("tries", 3, Duration::from_secs(60));
+        for _ in 0..3 {
+            assert!(l.check("a").is_ok());
+        }
+        let wait = l.check("a").expect_err("over the limit");
+        assert!(wait > Duration::from_secs(50) && wait <= Duration::from_secs(60));
+        // Other keys are not affected.
+        assert!(l.check("b").is_ok());
+    }
+}

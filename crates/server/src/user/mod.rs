@@ -1,0 +1,143 @@
+//! Accounts, after lila's `user` and `security` modules: names, password
+//! hashes and sessions. Pure rules here (names, passwords); the documents
+//! live in the store (`docs` of kind `user` and `session`).
+//!
+//! Every person has an identity: an account (`u:<name in lower case>`) or,
+//! as a guest, their browser's (`g:<random>`, kept in the session). Seats
+//! are bound to identities; an account made from a guest session keeps the
+//! guest's identity as well, so the guest's games follow it.
+
+pub mod api;
+pub mod limits;
+pub mod session;
+
+use serde::{Deserialize, Serialize};
+
+/// The shortest and longest user names, in characters.
+pub const NAME_LEN: std::ops::RangeInclusive<usize> = 2..=20;
+/// The shortest and longest passwords, in characters.
+pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 8..=128;
+
+/// Names nobody may take: they would read as something else.
+const RESERVED: &[&str] = &["deleted", "guest", "anonymous", "admin", "tabula", "ai"];
+
+/// An account as stored (`docs` kind `user`, id = the name in lower case).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Account {
+    /// As the player wrote it.
+    pub name: String,
+    /// Argon2id, PHC string format; empty once deleted.
+    pub password: String,
+    pub created: i64,
+    /// The guest identity the account was made from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guest: Option<String>,
+    /// Deleted: the name stays taken, games show "deleted".
+    #[serde(default)]
+    pub deleted: bool,
+}
+
+impl Account {
+    /// The identities whose seats this account plays.
+    pub fn identities(&self) -> Vec<String> {
+        let mut ids = vec![user_identity(&self.name)];
+        ids.extend(self.guest.clone());
+        ids
+    }
+}
+
+/// The identity of account `name`.
+pub fn user_identity(name: &str) -> String {
+    format!("u:{}", name.to_lowercase())
+}
+
+/// The account key of `name`, or why it cannot be one.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let n = name.chars().count();
+    if !NAME_LEN.contains(&n) {
+        return Err(format!(
+            "a user name has {} to {} characters",
+            NAME_LEN.start(),
+            NAME_LEN.end()
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err("a user name has only letters, digits, `_` and `-`".into());
+    }
+    let key = name.to_ascii_lowercase();
+    if RESERVED.contains(&key.as_str()) {
+        return Err(format!("`{name}` is reserved"));
+    }
+    Ok(key)
+}
+
+/// Why a password cannot be one, if it cannot.
+pub fn check_password(password: &str) -> Result<(), String> {
+    let n = password.chars().count();
+    if !PASSWORD_LEN.contains(&n) {
+        return Err(format!(
+            "a password has {} to {} characters",
+            PASSWORD_LEN.start(),
+            PASSWORD_LEN.end()
+        ));
+    }
+    Ok(())
+}
+
+/// Hash a password with Argon2id (the crate's defaults: 19 MiB, 2 passes),
+/// salted; slow on purpose, so call it off the async threads.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
+    let salt = SaltString::generate(&mut OsRng);
+    argon2::Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| format!("cannot hash the password: {e}"))
+}
+
+/// Whether `password` matches `hash` (false for a malformed hash).
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    use argon2::password_hash::{PasswordHash, PasswordVerifier};
+    PasswordHash::new(hash).is_ok_and(|h| {
+        argon2::Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_checked_and_compared_without_case() {
+        assert_eq!(check_name("Alice_2-b"), Ok("alice_2-b".into()));
+        for bad in [
+            "a",
+            "abcdefghijklmnopqrstu",
+            "al ice",
+            "élise",
+            "",
+            "Deleted",
+        ] {
+            assert!(check_name(bad).is_err(), "{bad}");
+        }
+        assert_eq!(check_name("BoB"), check_name("bob"));
+    }
+
+    #[test]
+    fn passwords_hash_with_argon2id_and_verify() {
+        assert!(check_password("short").is_err());
+        assert!(check_password("long enough").is_ok());
+        let h = hash_password("correct horse").expect("hash");
+        assert!(h.starts_with("$argon2id$"), "{h}");
+        assert!(verify_password("correct horse", &h));
+        assert!(!verify_password("correct horsE", &h));
+        assert!(!verify_password("correct horse", "not a hash"));
+        // Salted: the same password hashes differently.
+        assert_ne!(h, hash_password("correct horse").expect("hash"));
+    }
+}

@@ -1,0 +1,201 @@
+//! Sessions: a random cookie (`tabula_session`, HttpOnly, SameSite=Lax,
+//! Secure over HTTPS) whose SHA-256 names a `session` document holding the
+//! browser's guest identity and, once signed in, its account. Requests that
+//! rely on the cookie to change something must come from the server's own
+//! pages: their `Origin` must name the host they were sent to.
+
+use super::Account;
+use crate::error::ApiError;
+use crate::round::state::hash_token;
+use crate::round::{now_ms, random_id, random_token, Caller};
+use crate::store::{Doc, Store, StoreError};
+use axum::http::{header, HeaderMap, HeaderValue};
+use serde::{Deserialize, Serialize};
+
+/// The session cookie's name.
+pub const COOKIE: &str = "tabula_session";
+/// How long a session lasts.
+pub const SESSION_DAYS: i64 = 365;
+
+/// A session as stored (`docs` kind `session`, id = SHA-256 of the cookie).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SessionDoc {
+    /// This browser's guest identity (`g:…`).
+    pub guest: String,
+    /// The account signed in, by key (lower-case name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+}
+
+/// Who sends a request, as their session cookie says.
+#[derive(Clone, Debug, Default)]
+pub struct Visitor {
+    /// The session document's id, when the cookie named a live session.
+    pub session: Option<String>,
+    pub guest: Option<String>,
+    /// The account signed in: its key and document.
+    pub account: Option<(String, Account)>,
+}
+
+impl Visitor {
+    /// The identities whose seats this visitor plays, the one new seats
+    /// are bound to first.
+    pub fn ids(&self) -> Vec<String> {
+        let mut ids = self
+            .account
+            .as_ref()
+            .map(|(_, a)| a.identities())
+            .unwrap_or_default();
+        if let Some(g) = &self.guest {
+            if !ids.contains(g) {
+                ids.push(g.clone());
+            }
+        }
+        ids
+    }
+
+    /// The account's name as written, if signed in.
+    pub fn name(&self) -> Option<String> {
+        self.account.as_ref().map(|(_, a)| a.name.clone())
+    }
+
+    /// A command's sender: their seat token (if any) and identities.
+    pub fn caller(&self, token: &str) -> Caller {
+        Caller {
+            token: token.to_string(),
+            ids: self.ids(),
+            name: self.name(),
+        }
+    }
+}
+
+/// The session cookie's value in `headers`, if any.
+pub fn cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == COOKIE)
+        .map(|(_, v)| v.to_string())
+        .filter(|v| !v.is_empty() && v.len() <= 64)
+}
+
+/// Whether the page that sent this request was served over HTTPS.
+fn https(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+        .is_some_and(|o| o.starts_with("https://"))
+}
+
+/// The `Set-Cookie` value of a new session cookie.
+pub fn set_cookie(value: &str, headers: &HeaderMap) -> HeaderValue {
+    let secure = if https(headers) { "; Secure" } else { "" };
+    let max_age = SESSION_DAYS * 86_400;
+    let text =
+        format!("{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}");
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// The `Set-Cookie` value that removes the cookie.
+pub fn clear_cookie() -> HeaderValue {
+    HeaderValue::from_static("tabula_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+}
+
+/// Refuse a request that relies on the session cookie but does not come
+/// from one of this server's pages (cross-site request forgery).
+pub fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let Some(origin) = origin else {
+        return Err(ApiError::forbidden(
+            "a request signed by the session cookie needs an Origin header",
+        ));
+    };
+    let origin_host = origin.split_once("://").map(|(_, h)| h).unwrap_or("");
+    if host.is_some_and(|h| h.eq_ignore_ascii_case(origin_host)) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(format!(
+            "requests from {origin} may not use this site's session"
+        )))
+    }
+}
+
+fn failed(e: StoreError) -> ApiError {
+    ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+}
+
+/// The visitor of a request with `headers` (a guest without a session when
+/// the cookie is missing or names no session).
+pub async fn visitor(store: &Store, headers: &HeaderMap) -> Result<Visitor, ApiError> {
+    let Some(value) = cookie(headers) else {
+        return Ok(Visitor::default());
+    };
+    let id = hash_token(&value);
+    let Some(doc) = store.doc_get("session", &id).await.map_err(failed)? else {
+        return Ok(Visitor::default());
+    };
+    if doc.expires.is_some_and(|e| e < now_ms()) {
+        return Ok(Visitor::default());
+    }
+    let Ok(session) = serde_json::from_str::<SessionDoc>(&doc.body) else {
+        return Ok(Visitor::default());
+    };
+    let account = match &session.user {
+        Some(key) => load_account(store, key)
+            .await?
+            .filter(|(_, a)| !a.deleted)
+            .map(|(_, a)| (key.clone(), a)),
+        None => None,
+    };
+    Ok(Visitor {
+        session: Some(id),
+        guest: Some(session.guest),
+        account,
+    })
+}
+
+/// Account `key` and its document version.
+pub async fn load_account(store: &Store, key: &str) -> Result<Option<(u64, Account)>, ApiError> {
+    let Some(doc) = store.doc_get("user", key).await.map_err(failed)? else {
+        return Ok(None);
+    };
+    let account = serde_json::from_str(&doc.body)
+        .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Ok(Some((doc.version, account)))
+}
+
+/// Start a session for `guest` (a new guest identity when `None`) signed in
+/// as `user`; the cookie value to set.
+pub async fn start(
+    store: &Store,
+    guest: Option<String>,
+    user: Option<String>,
+) -> Result<String, ApiError> {
+    let value = random_token() + &random_token();
+    let body = SessionDoc {
+        guest: guest.unwrap_or_else(|| format!("g:{}", random_id())),
+        user,
+    };
+    let now = now_ms();
+    let doc = Doc {
+        kind: "session",
+        id: hash_token(&value),
+        owner: body.user.clone(),
+        body: serde_json::to_string(&body).unwrap_or_default(),
+        version: 0,
+        created: now,
+        expires: Some(now + SESSION_DAYS * 86_400_000),
+    };
+    store.doc_insert(doc).await.map_err(failed)?;
+    Ok(value)
+}
+
+/// End session `id` (its document's id).
+pub async fn end(store: &Store, id: &str) -> Result<(), ApiError> {
+    store.doc_delete("session", id).await.map_err(failed)?;
+    Ok(())
+}
