@@ -315,3 +315,72 @@ test('a friend joins by invite link and both play', async () => {
   await host.context.close();
   await friend.context.close();
 });
+
+/** Sign up in this page's browser; back on the lobby. */
+async function signUp(page, name) {
+  await page.goto(`${BASE}/#/login`);
+  await page.fill('#login input[name="username"]', name);
+  await page.fill('#login input[name="password"]', 'a good password');
+  await page.click('#login button[data-act="signup"]');
+  await page.waitForSelector('.lobby');
+  await page.waitForSelector(`#me-link:has-text("${name}")`);
+}
+
+test('two people meet in the lobby, play and chat; a spectator chats apart', async () => {
+  const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games.find((x) => x.players === 2);
+  const stamp = Date.now().toString(36).slice(-6);
+  const ann = await newPage('desktop');
+  const bob = await newPage('phone');
+  await signUp(ann.page, `ann${stamp}`);
+  await signUp(bob.page, `bob${stamp}`);
+
+  // Ann posts a challenge; Bob sees it live and accepts with one tap.
+  await ann.page.selectOption('#seek select[name="game"]', g.name);
+  await ann.page.click('#seek button[type="submit"]');
+  await ann.page.waitForSelector('.seekrow button[data-cancel]');
+  const accept = bob.page.locator(`.seekrow:has-text("ann${stamp}") button[data-accept]`);
+  await accept.waitFor();
+  await accept.click();
+  // Both land on the game, each under their own name.
+  await bob.page.waitForSelector('.game svg.board');
+  await ann.page.waitForSelector('.game svg.board');
+  const gameUrl = ann.page.url();
+  assert.match(await ann.page.textContent('.players'), new RegExp(`bob${stamp}`));
+  for (let i = 0; i < 2; i++) {
+    const mover = (await ann.page.$eval('.game', (x) => x.dataset.turn)) === 'mine' ? ann.page : bob.page;
+    assert.equal(await myTurn(mover), 'mine');
+    const before = await ply(mover);
+    await clickMove(mover);
+    const other = mover === ann.page ? bob.page : ann.page;
+    await other.waitForFunction((b) => Number(document.querySelector('.game').dataset.ply) > b, before);
+  }
+  // No hints between people.
+  assert.equal(await ann.page.locator('button[data-act="hint"]').count(), 0);
+
+  // The players' chat.
+  await ann.page.fill('.chat-input', 'good luck!');
+  await ann.page.click('.chat-form button[type="submit"]');
+  await bob.page.waitForSelector('.chat-line:has-text("good luck!")');
+
+  // A spectator (a guest) reads it and writes in the spectators' chat,
+  // which the players do not see during the game.
+  const spy = await newPage('desktop');
+  await spy.page.goto(gameUrl);
+  await spy.page.waitForSelector('.game svg.board');
+  await spy.page.waitForSelector('.chat-line:has-text("good luck!")');
+  assert.match(await spy.page.textContent('.chat-title'), /Spectators/);
+  await spy.page.fill('.chat-input', 'what a move');
+  await spy.page.click('.chat-form button[type="submit"]');
+  await spy.page.waitForSelector('.chat-line.spectators:has-text("what a move")');
+  await ann.page.waitForTimeout(300);
+  assert.equal(await ann.page.locator('.chat-line:has-text("what a move")').count(), 0);
+
+  // The game is on both profiles.
+  await spy.page.goto(`${BASE}/#/@/bob${stamp}`);
+  await spy.page.waitForSelector('.profile');
+  assert.match(await spy.page.textContent('.profile'), new RegExp(g.title));
+  await spy.page.screenshot({ path: path.join(SHOTS, 'profile-desktop.png') });
+  await bob.page.screenshot({ path: path.join(SHOTS, `lobby-game-${g.name}-phone.png`) });
+  assert.deepEqual([...ann.errors, ...bob.errors, ...spy.errors], []);
+  for (const x of [ann, bob, spy]) await x.context.close();
+});

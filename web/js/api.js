@@ -1,10 +1,11 @@
 // The server's JSON API and the seat tokens this browser holds.
 
-export async function api(path, body) {
-  const opts = body === undefined ? {} : {
-    method: 'POST',
+/** Call the API: GET without a body, else POST (or `method`) with JSON. */
+export async function api(path, body, method) {
+  const opts = body === undefined && !method ? {} : {
+    method: method || 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify(body ?? {}),
   };
   const res = await fetch(path, opts);
   const text = await res.text();
@@ -52,4 +53,16 @@ export function playerName() {
 
 export function setPlayerName(name) {
   localStorage.setItem('tabula.name', name);
+}
+
+/** Who this browser is: `{username}` when signed in, else a guest. Every
+ * browser gets a session (a guest's, in an HttpOnly cookie) so the seats it
+ * takes belong to it. */
+export async function whoAmI() {
+  try {
+    return await api('/api/me');
+  } catch {
+    await api('/api/session', {}).catch(() => {});
+    return { username: null };
+  }
 }

@@ -3,7 +3,13 @@
 //   #/new/<game>       new game: options, seats, AI level
 //   #/game/<id>[?t=..] a game (a seat token in the link joins that seat)
 //   #/rules/<game>     the rules (`#/rules/<game>/reference`: the full spec; `#/rules/reference`: shared conventions)
-import { api, knownGames, playerName, setPlayerName, rememberSeat } from './api.js';
+//   #/lobby[/<seek>]   open challenges (a seek id: a challenge shared by link)
+//   #/login, #/account sign in or up; the account's settings
+//   #/@/<name>         a player's profile
+import { api, knownGames, playerName, setPlayerName, rememberSeat, whoAmI } from './api.js';
+import { LobbyPage } from './lobby.js';
+import { loginPage, accountPage } from './account.js';
+import { profilePage } from './profile.js';
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
 import { GamePage } from './game.js';
@@ -15,6 +21,22 @@ const main = document.getElementById('app');
 const DEFAULT_LEVEL = 'level3';
 let catalog = null;
 let page = null;
+/** `{username}` when signed in, else `{username: null}` (a guest). */
+let me = { username: null };
+
+/** The header's account link: the name, or "Sign in". */
+function showMe() {
+  const link = document.getElementById('me-link');
+  link.textContent = me.username || t('account.signIn');
+  link.href = me.username ? '#/account' : '#/login';
+}
+
+function signedIn(who) {
+  me = who || { username: null };
+  showMe();
+  location.hash = me.username ? '#/lobby' : '#/';
+  if (!who) whoAmI().then((w) => { me = w; showMe(); });
+}
 
 function toast(text, bad = false) {
   const box = document.getElementById('toast');
@@ -210,6 +232,12 @@ async function route() {
   const parts = path.split('/').filter(Boolean);
   try {
     if (parts[0] === 'new' && parts[1]) await newGame(parts[1]);
+    else if (parts[0] === 'lobby') {
+      page = new LobbyPage(main, await getCatalog(), toast, parts[1]);
+      await page.open();
+    } else if (parts[0] === 'login') loginPage(main, toast, signedIn);
+    else if (parts[0] === 'account' && me.username) accountPage(main, me, toast, signedIn);
+    else if (parts[0] === '@' && parts[1]) await profilePage(main, decodeURIComponent(parts[1]));
     else if (parts[0] === 'rules' && parts[1]) await rules(parts[1], parts[2] === 'reference');
     else if (parts[0] === 'game' && parts[1]) {
       const token = new URLSearchParams(query).get('t');
@@ -231,5 +259,7 @@ soundButton.addEventListener('click', () => { setSound(!soundOn()); showSound();
 await initI18n();
 translateStatic();
 showSound();
+me = await whoAmI();
+showMe();
 window.addEventListener('hashchange', route);
 route();

@@ -6,6 +6,7 @@ import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
 import { esc, levelLabel } from './util.js';
 import { t, translateStatic } from './i18n.js';
+import { ChatPanel } from './chat.js';
 
 const narrow = window.matchMedia('(max-width: 760px)');
 
@@ -27,12 +28,14 @@ export class GamePage {
   async open() {
     if (this.token) {
       const r = await api(`/api/games/${this.id}/join`, { token: this.token, name: playerName() || undefined });
-      rememberSeat(this.id, r.seat, this.token);
+      // Claiming an invite gives the seat a new token (the link is spent).
+      rememberSeat(this.id, r.seat, r.token || this.token);
       history.replaceState(null, '', `#/game/${this.id}`);
     }
     const snap = await api(`/api/games/${this.id}`);
     this.module = boardFor(snap.game);
     this.layout();
+    this.chat = new ChatPanel(this.main.querySelector('.chat-host'), this.id, this.toast);
     this.apply(snap, false);
     this.connect();
     document.addEventListener('keydown', this.onKey);
@@ -54,6 +57,7 @@ export class GamePage {
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === 'snapshot' || msg.type === 'update') this.apply(msg, msg.type === 'update');
+      else if (msg.type === 'chat') this.chat?.add(msg);
     };
     ws.onclose = () => {
       if (!this.closed) setTimeout(() => !this.closed && this.connect(), 1000);
@@ -65,6 +69,11 @@ export class GamePage {
     const history = before && msg.from > 0 ? before.history.slice(0, msg.from).concat(msg.history) : msg.history;
     const fresh = msg.from === 0 ? [] : msg.history;
     this.g = { ...msg, history };
+    // A snapshot says which seats this browser's session plays, and the chat it may read.
+    if (!live) {
+      this.you = msg.you || [];
+      this.chat?.reset(msg.chat || [], this.you.length > 0);
+    }
     if (live && fresh.length) this.hint = null;
     if (live) {
       for (const e of fresh) {
@@ -78,7 +87,11 @@ export class GamePage {
     this.render();
   }
 
-  mine() { return mySeats(this.id); }
+  /** Seats this browser plays: {seat: token}; '' = by its session (cookie). */
+  mine() {
+    const bySession = Object.fromEntries((this.you || []).map((s) => [s, '']));
+    return { ...bySession, ...mySeats(this.id) };
+  }
 
   /** The token of the seat to move, if this browser plays it. */
   turnToken() {
@@ -115,6 +128,7 @@ export class GamePage {
             <button type="button" data-nav="last" data-i18n-attr="title:replay.last">▶|</button>
           </div>
           <ol class="moves" data-i18n-attr="aria-label:moves.label"></ol>
+          <section class="chat-host"></section>
           <form class="typemove row">
             <input list="legal-list" data-i18n-attr="placeholder:typeMove.placeholder;aria-label:typeMove.label" autocomplete="off">
             <datalist id="legal-list"></datalist>
@@ -157,7 +171,7 @@ export class GamePage {
 
   async play(action) {
     const token = this.turnToken();
-    if (!token || this.viewPly !== null) return;
+    if (token === undefined || this.viewPly !== null) return;
     try {
       await api(`/api/games/${this.id}/move`, { token, action, ply: this.g.state.ply });
     } catch (err) {
@@ -273,7 +287,7 @@ export class GamePage {
     if (s.turn.kind !== 'player') return t('status.rolling');
     const side = this.sideName(s.turn.seat);
     if (s.thinking) return t('status.thinking', { side });
-    if (this.turnToken()) return t('status.yourMove', { side });
+    if (this.turnToken() !== undefined) return t('status.yourMove', { side });
     return t('status.waiting', { side });
   }
 
@@ -289,7 +303,7 @@ export class GamePage {
     return {
       g, s, n, ply, live, last,
       pos: ply === 0 ? g.start : g.history[ply - 1].pos,
-      myTurn: live && !!this.turnToken() && !s.thinking,
+      myTurn: live && this.turnToken() !== undefined && !s.thinking,
     };
   }
 
@@ -365,10 +379,10 @@ export class GamePage {
     const mine = this.mine();
     const holds = Object.keys(mine).length > 0;
     const playing = holds && !s.result;
-    const vsOthers = s.players.some((p) => p.kind === 'human' && !mine[p.seat]);
-    const othersOffer = s.draw_offer.some((x) => !mine[x]);
+    const vsOthers = s.players.some((p) => p.kind === 'human' && !(p.seat in mine));
+    const othersOffer = s.draw_offer.some((x) => !(x in mine));
     const ctl = [];
-    if (myTurn) ctl.push(['hint', t('controls.hint')]);
+    if (myTurn && s.hints) ctl.push(['hint', t('controls.hint')]);
     if (playing) ctl.push(['undo', t('controls.undo')]);
     if (playing && vsOthers) ctl.push(['draw', othersOffer ? t('controls.acceptDraw') : t('controls.offerDraw')]);
     if (playing && othersOffer) ctl.push(['decline', t('controls.declineDraw')]);
