@@ -163,6 +163,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The option keys, their values and defaults (spec string schema).
     fn option_defs() -> &'static [OptionDef];
+    /// The options that make another game for rating purposes (a start
+    /// layout, another mode, a rule set): games differing in one of these
+    /// are rated in separate pools, and games differing only in the others
+    /// (readings of an ambiguous rule, draw thresholds, who moves first)
+    /// share one. Keys of [`Game::option_defs`]; none by default.
+    const RATING_POOL_OPTIONS: &'static [&'static str] = &[];
     /// Build typed options from validated values (every key present).
     fn options_from(values: &OptionValues) -> Result<Self::Options, Error>;
 

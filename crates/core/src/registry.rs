@@ -17,6 +17,8 @@ pub struct GameEntry {
     /// One or two sentences for menus and `tabula games`.
     pub description: &'static str,
     pub options: &'static [OptionDef],
+    /// The option keys that define a rating pool (see `Game::RATING_POOL_OPTIONS`).
+    pub pool_options: &'static [&'static str],
     create: Create,
 }
 
@@ -30,6 +32,7 @@ impl GameEntry {
             title,
             description,
             options: G::option_defs(),
+            pool_options: G::RATING_POOL_OPTIONS,
             create: create::<G>,
         }
     }
@@ -73,6 +76,28 @@ impl Registry {
         let entry = self.entry(&raw.name)?;
         let values = OptionValues::validate(entry.name, entry.options, &raw.pairs)?;
         Ok((entry, values))
+    }
+
+    /// The rating pool of a game: its name and the pool options that differ
+    /// from their defaults, in schema order (`gildervaik(mode=warrior)`),
+    /// then `/correspondence` for a correspondence game. Spellings that
+    /// differ only in other options give the same pool.
+    pub fn pool_of(&self, spec: &str, correspondence: bool) -> Result<String, Error> {
+        let (entry, values) = self.resolve(spec)?;
+        let parts: Vec<String> = entry
+            .options
+            .iter()
+            .filter(|d| entry.pool_options.contains(&d.key) && values.get(d.key) != d.default)
+            .map(|d| format!("{}={}", d.key, values.get(d.key)))
+            .collect();
+        let mut pool = entry.name.to_string();
+        if !parts.is_empty() {
+            pool = format!("{pool}({})", parts.join(","));
+        }
+        if correspondence {
+            pool.push_str("/correspondence");
+        }
+        Ok(pool)
     }
 
     /// A new game from a spec string, at the start or from a position string.

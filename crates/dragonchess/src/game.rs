@@ -17,6 +17,8 @@ impl Game for Dragonchess {
     type Action = Move;
     type Options = Options;
     const NAME: &'static str = "dragonchess";
+    /// Every option settles an ambiguous rule or a draw threshold: one pool.
+    const RATING_POOL_OPTIONS: &'static [&'static str] = &[];
 
     fn option_defs() -> &'static [OptionDef] {
         OPTION_DEFS

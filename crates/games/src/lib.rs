@@ -14,6 +14,13 @@ pub fn registry() -> Registry {
     ])
 }
 
+/// The rating pool of the game `spec` names, e.g. `gildervaik(mode=warrior)`
+/// or `phylde/correspondence` (see `Registry::pool_of`); the list is in
+/// `docs/ratings.md`.
+pub fn pool_of(spec: &str, correspondence: bool) -> Result<String, Error> {
+    registry().pool_of(spec, correspondence)
+}
+
 /// Builds an agent when the game is of its type (see `tabula_ai::agent_for`).
 type AgentMaker = fn(&dyn AnyGame, AgentKind, u64) -> Option<Result<Box<dyn AnyAgent>, Error>>;
 

@@ -14,6 +14,8 @@ impl Game for Gildervaik {
     type Action = Move;
     type Options = Options;
     const NAME: &'static str = "gildervaik";
+    /// Conquest and warrior are two games; a free placement is no standard start.
+    const RATING_POOL_OPTIONS: &'static [&'static str] = &["mode", "start_cells"];
 
     fn option_defs() -> &'static [OptionDef] {
         &OPTION_DEFS

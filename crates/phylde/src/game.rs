@@ -11,6 +11,8 @@ impl Game for Phylde {
     type Action = Action;
     type Options = Options;
     const NAME: &'static str = "phylde";
+    /// Each start layout has its own openings (and the drawn ones other material).
+    const RATING_POOL_OPTIONS: &'static [&'static str] = &["setup"];
 
     fn option_defs() -> &'static [OptionDef] {
         &OPTION_DEFS

@@ -61,6 +61,9 @@ impl Game for Stelpur {
     type Action = Action;
     type Options = Options;
     const NAME: &'static str = "stelpur";
+    /// The three rule sets play differently (dice values, protection, bumps);
+    /// single overrides of a preset stay in its pool.
+    const RATING_POOL_OPTIONS: &'static [&'static str] = &["preset"];
 
     fn option_defs() -> &'static [OptionDef] {
         options::DEFS
