@@ -11,8 +11,10 @@ VENV=$PWD/target/python-venv
 cargo fmt --manifest-path python/Cargo.toml -- --check
 cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 
-[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --upgrade pip
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/python" -m pip install -q --upgrade pip
+fi
 "$VENV/bin/python" -c "import pytest" 2>/dev/null || "$VENV/bin/python" -m pip install -q pytest
 
 echo "== pip install ./python (a release build of the extension) =="

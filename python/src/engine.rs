@@ -21,6 +21,11 @@ pub trait Engine: Send + Sync {
     fn action_text(&self, id: usize) -> Option<String>;
     /// The id of an action given in notation (any spelling the game reads).
     fn action_id(&self, text: &str) -> Result<usize, Error>;
+    /// The game's compact integer of each legal action, by id: the same
+    /// action has the same key in every position (distinct actions may
+    /// share one), below [`Engine::key_space`].
+    fn action_keys(&self) -> Vec<usize>;
+    fn key_space(&self) -> usize;
     /// Play action `id`; on an id out of range nothing changes.
     fn apply(&mut self, id: usize) -> Result<(), Error>;
     /// Replace the position by one read from text; on error nothing changes.
@@ -88,6 +93,13 @@ impl<G: Game + Observe> Engine for Typed<G> {
             .iter()
             .position(|&a| a == action)
             .ok_or_else(|| Error::illegal(format!("`{text}` is not legal here")))
+    }
+    fn action_keys(&self) -> Vec<usize> {
+        let state = &self.game.state;
+        self.actions.iter().map(|&a| state.action_key(a)).collect()
+    }
+    fn key_space(&self) -> usize {
+        self.game.state.action_key_space()
     }
     fn apply(&mut self, id: usize) -> Result<(), Error> {
         let action = *self.actions.get(id).ok_or_else(|| {

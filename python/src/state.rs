@@ -74,6 +74,11 @@ impl PyGame {
     fn max_game_length(&self) -> PyResult<u64> {
         Ok(self.start()?.any().max_game_actions())
     }
+    /// The size of the space of `State.legal_action_keys()` (for a policy
+    /// head of fixed size).
+    fn action_key_space(&self) -> usize {
+        self.reference.key_space()
+    }
     /// The shape of `State.observation_tensor` (see python/README.md).
     fn observation_tensor_shape(&self) -> Vec<usize> {
         self.reference.observation_shape()
@@ -162,6 +167,12 @@ impl PyState {
         (0..self.engine.num_legal())
             .filter_map(|id| self.engine.action_text(id))
             .collect()
+    }
+    /// A position-independent integer for each legal action, by id, below
+    /// `Game.action_key_space()`; two legal actions can share a key in a few
+    /// cases (see python/README.md), so ids stay the way to play.
+    fn legal_action_keys(&self) -> Vec<usize> {
+        self.engine.action_keys()
     }
     /// `(id, probability)` of each chance outcome; empty unless a chance
     /// node. The probabilities sum to 1.

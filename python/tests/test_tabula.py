@@ -71,6 +71,9 @@ def test_random_games_end_with_returns_summing_to_one(spec):
                 assert all(p > 0 for _, p in outcomes)
             else:
                 assert 0 <= state.current_player() < game.num_players()
+                keys = state.legal_action_keys()
+                assert len(set(keys)) == len(keys) == len(state.legal_actions())
+                assert all(0 <= k < game.action_key_space() for k in keys)
                 assert state.chance_outcomes() == []
                 assert state.returns() == [0.0] * game.num_players()
             state.apply_action(random_action(state, rng))
