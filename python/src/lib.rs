@@ -70,7 +70,9 @@ fn hint<'py>(
     seed: u64,
     agent: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let engine = state.engine();
+    // A copy, so that the state stays usable by other threads meanwhile.
+    let engine = state.engine().clone_box();
+    drop(state);
     let game = engine.any();
     if game.turn() == Turn::Chance {
         return Err(value_error(

@@ -49,6 +49,17 @@ def test_bad_spec_raises_value_error(spec):
         tabula.load(spec)
 
 
+def test_a_spec_without_start_needs_a_position():
+    game = tabula.load("phylde(setup=free)")
+    assert game.num_players() == 2 and game.spec() == "phylde(setup=free)"
+    with pytest.raises(ValueError, match="position"):
+        game.new_initial_state()
+    with pytest.raises(ValueError):
+        tabula.perft(game, 1)
+    start = tabula.load("phylde").new_initial_state().position()
+    assert game.new_initial_state(start).legal_actions()
+
+
 def test_bad_position_raises_value_error():
     with pytest.raises(ValueError):
         tabula.load("phylde").new_initial_state("not a position")
