@@ -294,3 +294,18 @@ def test_hint_at_the_end_raises():
         state.apply_action(random_action(state, rng))
     with pytest.raises(ValueError):
         tabula.hint(state, level=1)
+
+
+def test_returns_split_a_shared_draw_evenly():
+    rng = random.Random(2)
+    game = tabula.load("gildervaik(mode=warrior)")
+    seen = set()
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(random_action(state, rng))
+        returns = state.returns()
+        sharing = [r for r in returns if r > 0]
+        assert all(math.isclose(r, 1 / len(sharing)) for r in sharing)
+        seen.add(len(sharing))
+    assert seen >= {1, 3}  # wins and three-way draws both happen at random
