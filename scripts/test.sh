@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project: the Rust workspace (with a throw-away PostgreSQL
 # for the store's second engine), the server's game tests again on
-# PostgreSQL, then the browser tests.
+# PostgreSQL, the Python package, then the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +23,8 @@ if [ -n "${TABULA_TEST_PG:-}" ]; then
   echo "== the server's game tests on PostgreSQL =="
   TABULA_TEST_STORE=postgres cargo test -p tabula-server --test api --test rounds
 fi
+echo "== the Python package =="
+bash scripts/python-tests.sh
 if [ -f scripts/browser-tests.sh ]; then
   bash scripts/browser-tests.sh
 fi
