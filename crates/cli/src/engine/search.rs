@@ -1,10 +1,10 @@
 //! One `go`: the agent's search within its budget, answered by one `info`
 //! line and `bestmove`.
 //!
-//! The agents report nodes (MCTS: playouts), the value of the chosen
-//! action and a principal line once, when they finish: there is no
-//! progress `info` during a search and no depth (the agents do not return
-//! it).
+//! The agents report once, when they finish: nodes (MCTS: playouts), the
+//! value of the chosen action, a principal line and, for the searches that
+//! deepen step by step, the deepest completed iteration. There is no
+//! progress `info` during a search.
 
 use super::session::{Job, ERROR};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -47,8 +47,12 @@ pub fn run(job: Job, cancel: Arc<AtomicBool>) -> (Option<Box<dyn AnyAgent>>, Vec
 /// The `info` and `bestmove` lines of a finished search that took `millis`.
 pub fn answer(choice: &Choice, millis: u64) -> Vec<String> {
     let nps = choice.nodes * 1000 / millis.max(1);
-    let mut info = format!(
-        "info nodes {} nps {nps} time {millis} score {:.4}",
+    let mut info = "info".to_string();
+    if let Some(depth) = choice.depth {
+        info += &format!(" depth {depth}");
+    }
+    info += &format!(
+        " nodes {} nps {nps} time {millis} score {:.4}",
         choice.nodes, choice.value
     );
     if !choice.pv.is_empty() {
@@ -70,16 +74,23 @@ mod tests {
             value: 0.625,
             pv: vec!["a1-b2".into(), "j13-j12".into()],
             nodes: 1500,
+            depth: Some(3),
             ranked: vec![],
         };
         assert_eq!(
             answer(&choice, 500),
             vec![
-                "info nodes 1500 nps 3000 time 500 score 0.6250 pv a1-b2 j13-j12".to_string(),
+                "info depth 3 nodes 1500 nps 3000 time 500 score 0.6250 pv a1-b2 j13-j12"
+                    .to_string(),
                 "bestmove a1-b2".to_string()
             ]
         );
         assert!(answer(&choice, 0)[0].contains(" nps 1500000 "));
+        let mcts = Choice {
+            depth: None,
+            ..choice
+        };
+        assert!(answer(&mcts, 500)[0].starts_with("info nodes 1500 "));
     }
 
     fn job(spec: &str, position: Option<&str>, limits: Limits) -> Job {
@@ -100,7 +111,10 @@ mod tests {
         let (agent, lines) = run(j, Arc::new(AtomicBool::new(false)));
         assert!(agent.is_some());
         assert_eq!(lines.len(), 2, "{lines:?}");
-        assert!(lines[0].starts_with("info nodes "), "{lines:?}");
+        assert!(
+            lines[0].starts_with("info nodes "),
+            "MCTS has no depth: {lines:?}"
+        );
         let best = lines[1].strip_prefix("bestmove ").expect("bestmove");
         assert!(legal.iter().any(|a| a == best), "{best}");
     }
