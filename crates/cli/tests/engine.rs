@@ -198,3 +198,73 @@ fn the_end_of_input_waits_for_the_answer() {
     let last = text.lines().last().unwrap_or("");
     assert!(last.starts_with("bestmove "), "{text}");
 }
+
+/// The `> command` / `< answer` transcripts of `docs/engine-protocol.md`.
+fn doc_sessions() -> Vec<Vec<(String, Vec<String>)>> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/engine-protocol.md");
+    let doc = std::fs::read_to_string(path).expect("docs/engine-protocol.md");
+    let mut sessions = Vec::new();
+    let mut current: Option<Vec<(String, Vec<String>)>> = None;
+    for line in doc.lines() {
+        match (line, &mut current) {
+            ("```text", None) => current = Some(Vec::new()),
+            ("```", Some(_)) => sessions.extend(current.take().filter(|s| !s.is_empty())),
+            (l, Some(s)) => {
+                if let Some(cmd) = l.strip_prefix("> ") {
+                    s.push((cmd.to_string(), Vec::new()));
+                } else if let (Some(answer), Some(last)) = (l.strip_prefix("< "), s.last_mut()) {
+                    last.1.push(answer.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    sessions
+}
+
+/// Whether `got` answers as `documented` does: search results and the
+/// version by their shape, every other line exactly.
+fn same_answer(got: &str, documented: &str) -> bool {
+    let keys = |l: &str| -> Vec<String> {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let end = words.iter().position(|w| *w == "pv").unwrap_or(words.len());
+        words[1..end]
+            .iter()
+            .step_by(2)
+            .map(|w| w.to_string())
+            .collect()
+    };
+    if documented.starts_with("info depth ") || documented.starts_with("info nodes ") {
+        got.starts_with("info ") && keys(got) == keys(documented)
+    } else if documented.starts_with("bestmove ") {
+        got.starts_with("bestmove ") && got != "bestmove (none)"
+    } else if documented.starts_with("id name ") {
+        got.starts_with("id name Tabula ")
+    } else {
+        got == documented
+    }
+}
+
+#[test]
+fn the_documented_sessions_replay() {
+    let sessions = doc_sessions();
+    assert_eq!(sessions.len(), 4, "one example session per game");
+    for session in sessions {
+        let mut e = Engine::start();
+        for (cmd, answers) in &session {
+            e.send(cmd.as_bytes());
+            for documented in answers {
+                let got = e.read();
+                assert!(
+                    same_answer(&got, documented),
+                    "`{cmd}`: got `{got}`, documented `{documented}`"
+                );
+            }
+        }
+        assert_eq!(session.last().map(|s| s.0.as_str()), Some("quit"));
+        let status = e.child.wait().expect("wait");
+        assert!(status.success());
+        let rest: Vec<String> = e.lines.try_iter().collect();
+        assert!(rest.is_empty(), "undocumented answers: {rest:?}");
+    }
+}
