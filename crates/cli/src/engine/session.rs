@@ -138,7 +138,11 @@ impl Session {
             Command::Stop if self.searching => vec![Reply::Stop],
             Command::Stop => Vec::new(),
             Command::Quit => vec![Reply::Quit],
-            Command::Query(q) => vec![line(&format!("response {}", self.query(q)?))],
+            Command::Query(q) => {
+                // An empty answer (no legal action, no chance outcome) is
+                // the bare word, without a trailing space.
+                vec![line(format!("response {}", self.query(q)?).trim_end())]
+            }
             Command::Show => self
                 .current()?
                 .render()
@@ -434,7 +438,7 @@ mod tests {
         assert!(ask(&mut s, "newgame gildervaik").is_empty());
         assert_eq!(one(&mut s, "query seats"), "response 3");
         assert_eq!(one(&mut s, "query p3turn"), "response false");
-        assert_eq!(one(&mut s, "query chance"), "response ");
+        assert_eq!(one(&mut s, "query chance"), "response");
     }
 
     #[test]
