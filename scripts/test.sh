@@ -25,6 +25,9 @@ if [ -n "${TABULA_TEST_PG:-}" ]; then
 fi
 echo "== the Python package =="
 bash scripts/python-tests.sh
+echo "== tabula engine: one full game of each game through scripts/engine-match.py =="
+bash scripts/engine-tests.sh
+
 if [ -f scripts/browser-tests.sh ]; then
   bash scripts/browser-tests.sh
 fi

@@ -14,6 +14,9 @@ pub struct Decision<G: Game> {
     /// chance outcomes).
     pub pv: Vec<G::Action>,
     pub nodes: u64,
+    /// Deepest completed iteration, in player actions, for the searches
+    /// that deepen step by step; `None` for the others (MCTS, random).
+    pub depth: Option<u32>,
     /// Root actions, best first, with their values.
     pub ranked: Vec<(G::Action, f32)>,
 }
@@ -26,6 +29,7 @@ impl<G: Game> Decision<G> {
             value,
             pv: vec![action],
             nodes,
+            depth: None,
             ranked: vec![(action, value)],
         }
     }
@@ -47,6 +51,7 @@ impl<G: Game> Decision<G> {
             value: self.value,
             pv,
             nodes: self.nodes,
+            depth: self.depth,
             ranked: self
                 .ranked
                 .iter()

@@ -74,6 +74,7 @@ impl<G: Evaluate> Agent<G> for GreedyAgent {
             value,
             pv: vec![action],
             nodes: actions.len() as u64,
+            depth: Some(1),
             ranked: scored.into_iter().map(|(a, _, v)| (a, v)).collect(),
         })
     }

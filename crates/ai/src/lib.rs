@@ -41,6 +41,9 @@ pub struct Choice {
     pub pv: Vec<String>,
     /// Nodes (or playouts, for MCTS) searched.
     pub nodes: u64,
+    /// Deepest completed search iteration, when the agent deepens step by
+    /// step (alpha-beta, expectimax; 1 for greedy).
+    pub depth: Option<u32>,
     /// Best actions first, with their values (same scale as `value`).
     pub ranked: Vec<(String, f32)>,
 }

@@ -6,6 +6,7 @@
 
 mod arena;
 mod bench;
+mod engine;
 mod games;
 mod hint;
 mod inspect;
@@ -50,6 +51,8 @@ enum Command {
     Arena(arena::Args),
     /// Serve the web app: play every game in the browser.
     Serve(serve::Args),
+    /// Speak the engine protocol (UGI-like) on stdin/stdout, for outside programs.
+    Engine(engine::Args),
 }
 
 /// A command's failure: the message printed after `tabula: `.
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         Command::Hint(a) => hint::run(a),
         Command::Arena(a) => arena::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Engine(a) => engine::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -410,6 +410,7 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
             value: node.mean(me),
             pv: search.principal_line(best),
             nodes: iterations,
+            depth: None,
             ranked: ranked.into_iter().map(|(a, v, _)| (a, v)).collect(),
         };
         self.tree = Some(search.tree);

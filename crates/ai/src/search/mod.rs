@@ -64,6 +64,8 @@ pub struct RootResult<A> {
     pub ranked: Vec<(A, i32)>,
     pub pv: Vec<A>,
     pub nodes: u64,
+    /// Deepest iteration searched to the end (0 when stopped in the first).
+    pub depth: u32,
 }
 
 /// One search engine with its tables, kept between moves.
@@ -179,6 +181,7 @@ impl<G: Evaluate> Searcher<G> {
             ranked,
             pv,
             nodes: self.nodes,
+            depth: u32::try_from(depth_done).unwrap_or(0),
         })
     }
 
@@ -461,6 +464,7 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
             value: expected(score, me),
             pv: r.pv,
             nodes: r.nodes,
+            depth: Some(r.depth),
             ranked: r
                 .ranked
                 .iter()
