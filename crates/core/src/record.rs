@@ -15,7 +15,7 @@
 //!
 //! Header lines are `key: value` (`game` required; `start` is the start
 //! position when it is not the standard one; `result` is `win N` or
-//! `draw N,M`; `end: resign`, `agreement`, `left`, `time` or `abandoned`
+//! `draw N,M`; `end: resign`, `agreement`, `left`, `time`, `abandoned` or `aborted`
 //! marks a result decided off the board; any other key is free metadata). A declared result is
 //! checked against the replay (see [`Record::replay_checked`]). After a blank line comes one
 //! action per line: the acting seat (1-based) or `*` for a chance outcome,
@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 const MAGIC: &str = "[Tabula record]";
 
 /// The `end:` words a record may carry.
-const END_WORDS: &str = "`resign`, `agreement`, `left`, `time` or `abandoned`";
+const END_WORDS: &str = "`resign`, `agreement`, `left`, `time`, `abandoned` or `aborted`";
 
 /// One recorded action: who acted (`None` = chance) and the action text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,19 +56,24 @@ pub enum EndReason {
     Left,
     /// A player's clock ran out in a two-player game (`end: time`).
     Time,
-    /// A player stayed away and the other claimed the game (`end: abandoned`).
+    /// A player stayed away and the other claimed the game, won or drawn
+    /// (`end: abandoned`).
     Abandoned,
+    /// A player never made a first move in time: the game does not count
+    /// (`end: aborted`, recorded as a draw of every seat).
+    Aborted,
 }
 
 impl EndReason {
     /// Every reason, for lookups and tests.
-    pub const ALL: [EndReason; 6] = [
+    pub const ALL: [EndReason; 7] = [
         EndReason::Board,
         EndReason::Resign,
         EndReason::Agreement,
         EndReason::Left,
         EndReason::Time,
         EndReason::Abandoned,
+        EndReason::Aborted,
     ];
 
     /// The word used in records (`end: ...`) and by the server.
@@ -80,6 +85,7 @@ impl EndReason {
             EndReason::Left => "left",
             EndReason::Time => "time",
             EndReason::Abandoned => "abandoned",
+            EndReason::Aborted => "aborted",
         }
     }
 
@@ -94,7 +100,19 @@ impl EndReason {
     /// One player of two lost off the board (any reason but the board and
     /// an agreement).
     fn is_a_loss(self) -> bool {
-        !matches!(self, EndReason::Board | EndReason::Agreement)
+        !matches!(
+            self,
+            EndReason::Board | EndReason::Agreement | EndReason::Aborted
+        )
+    }
+
+    /// It may be a draw of every seat (an agreement, an abort, a claimed
+    /// draw of an abandoned game).
+    fn may_be_a_draw(self) -> bool {
+        matches!(
+            self,
+            EndReason::Agreement | EndReason::Aborted | EndReason::Abandoned
+        )
     }
 }
 
@@ -379,6 +397,12 @@ impl Record {
                 actual.to_text()
             )),
             (Some(r), None, None) => bad(format!("`end: {}` needs a `result:` line", r.as_str())),
+            (Some(r), Some(claimed), None)
+                if r.may_be_a_draw()
+                    && claimed == Outcome::Draw(PlayerSet::all(game.num_players())) =>
+            {
+                ending(claimed, r)
+            }
             (Some(r), Some(claimed), None) if r.is_a_loss() => match claimed {
                 _ if game.num_players() != 2 => bad(format!(
                     "only a two-player game ends by `end: {}`",
@@ -391,7 +415,8 @@ impl Record {
                     claimed.to_text()
                 )),
             },
-            // `end: agreement` (`Board` is never read from an `end:` line).
+            // `end: agreement` or `aborted` with another result (`Board` is
+            // never read from an `end:` line).
             (Some(_), Some(claimed), None) => {
                 let all = Outcome::Draw(PlayerSet::all(game.num_players()));
                 if claimed == all {

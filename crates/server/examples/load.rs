@@ -189,6 +189,7 @@ async fn play_one(
                 seats,
                 seed: Some(rng.gen()),
                 hints: false,
+                clock: None,
             },
             &Default::default(),
         )

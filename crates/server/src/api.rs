@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use std::sync::Arc;
 
 /// The seat verbs, for the error on an unknown one.
-const VERBS: &str = "move, join, undo, resign, draw, leave, rematch, hint";
+const VERBS: &str = "move, join, undo, resign, draw, leave, rematch, hint, claim, chat";
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -42,6 +42,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/chat", post(chat))
+        .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/{verb}", post(token_verb))
         .merge(crate::user::api::routes())
         .merge(crate::lobby::api::routes())
@@ -196,6 +197,19 @@ async fn snapshot(
 ) -> Answer<GameView> {
     let visitor = session::visitor(&app.store, &headers).await?;
     Ok(Json(app.view_for(&id, &visitor.caller("")).await?))
+}
+
+/// Claim a game the other player abandoned (the win, or a draw).
+async fn claim(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Done> {
+    let req: crate::protocol::ClaimRequest = body(&bytes)?;
+    let command = Command::Claim { draw: req.draw };
+    run(&app, &id, &headers, &req.token, command).await?;
+    Ok(Json(Done {}))
 }
 
 async fn chat(

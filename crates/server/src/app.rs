@@ -73,6 +73,8 @@ pub struct App {
     /// Rings when the open seeks may have changed (here or, through the
     /// store's notes, on another instance).
     pub(crate) lobby: broadcast::Sender<()>,
+    /// Added to the system time (tests move time forward).
+    clock_offset: std::sync::atomic::AtomicI64,
 }
 
 impl App {
@@ -96,6 +98,7 @@ impl App {
             ai_jobs: Default::default(),
             limits: Limits::default(),
             lobby: broadcast::channel(16).0,
+            clock_offset: Default::default(),
         });
         app.fill_in_status().await?;
         if let Some(notes) = app.store.listen().await? {
@@ -103,6 +106,7 @@ impl App {
         }
         tokio::spawn(sweep_ai_turns(Arc::downgrade(&app)));
         tokio::spawn(crate::lobby::service::sweep(Arc::downgrade(&app)));
+        tokio::spawn(sweep_due_games(Arc::downgrade(&app)));
         Ok(app)
     }
 
@@ -163,6 +167,37 @@ impl App {
                 return Ok(n);
             }
         }
+    }
+
+    /// The server's time (ms since 1970): the clocks' time.
+    pub fn now(&self) -> i64 {
+        now_ms() + self.clock_offset.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Move the server's time forward by `ms` (tests of clocks, without
+    /// sleeping).
+    pub fn advance_clock(&self, ms: i64) {
+        self.clock_offset
+            .fetch_add(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Wake the owners of games whose time is up (a flag, a first move),
+    /// loading them if needed; how many.
+    pub async fn wake_due_games(self: &Arc<Self>) -> Result<usize, String> {
+        let ids = self
+            .store
+            .ids_due(self.now(), 200)
+            .await
+            .map_err(|e| e.to_string())?;
+        for id in &ids {
+            match self.handle(id).await {
+                Ok(h) => {
+                    let _ = h.tx.try_send(Msg::Wake);
+                }
+                Err(e) => tracing::error!(game = %id, "not woken: {e}"),
+            }
+        }
+        Ok(ids.len())
     }
 
     /// Now and the end of a claim made now (ms since 1970).
@@ -540,6 +575,10 @@ impl App {
         let mut round = self.new_round(game, req.position, seed, seats)?;
         round.meta.hints = req.hints;
         round.roll_dice();
+        if let Some(control) = req.clock {
+            round.now = self.now();
+            round.start_clocks(control);
+        }
         self.insert(round, tokens).await
     }
 
@@ -689,6 +728,18 @@ async fn follow_other_instances(
     }
 }
 
+/// Every second, end the games whose time is up, even when nobody watches
+/// them (every instance looks; the store's row versions let one win).
+async fn sweep_due_games(app: std::sync::Weak<App>) {
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let Some(app) = app.upgrade() else { return };
+        if let Err(e) = app.wake_due_games().await {
+            tracing::warn!("clock sweep: {e}");
+        }
+    }
+}
+
 /// Every `ai_sweep`, take over the AI turns nobody drives, until the app
 /// is gone.
 async fn sweep_ai_turns(app: std::sync::Weak<App>) {
@@ -723,6 +774,7 @@ fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
     let outcome = |seat: u8| {
         let e = ending.as_ref()?;
         Some(match e.outcome {
+            _ if e.reason == EndReason::Aborted => return None,
             tabula_core::Outcome::Win(p) if p.0 == seat => "win",
             tabula_core::Outcome::Draw(set) if set.contains(Player(seat)) => "draw",
             _ => "loss",
@@ -750,5 +802,6 @@ fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
         ai_turn: ai_to_move(game, meta).is_some(),
         to_move,
         players,
+        deadline: crate::round::clock::deadline_of(game, meta),
     }
 }

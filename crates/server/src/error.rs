@@ -70,6 +70,9 @@ pub fn status_of(e: &RoundError) -> StatusCode {
         | RoundError::NothingToUndo
         | RoundError::EndedOffBoard
         | RoundError::HintNotYourTurn
+        | RoundError::Flagged
+        | RoundError::UndoTimed
+        | RoundError::NoClaim
         | RoundError::Busy => StatusCode::CONFLICT,
         RoundError::Rules(e) if e.kind == ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
         RoundError::Rules(_) | RoundError::BadRequest(_) => StatusCode::BAD_REQUEST,

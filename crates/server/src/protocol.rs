@@ -9,6 +9,7 @@
 use crate::round::{ChatLine, EndReason, Room, SeatKind};
 use serde::{Deserialize, Serialize};
 use tabula_ai::AiLevel;
+use tabula_clock::TimeControl;
 use tabula_core::GameType;
 
 // ---------------------------------------------------------------- requests
@@ -59,6 +60,10 @@ pub struct NewGame {
     /// with an AI seat always allow them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hints: bool,
+    /// A time control: `{"initial_s": 300, "increment_s": 3}` (real time)
+    /// or `{"days": 2}` (correspondence); none by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<TimeControl>,
 }
 
 /// `POST /api/games/import`: a record file and the seats to go on with.
@@ -103,6 +108,16 @@ pub struct DrawRequest {
 
 fn yes() -> bool {
     true
+}
+
+/// `POST /api/games/{id}/claim`: the other player abandoned the game;
+/// claim the win (or a draw).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct ClaimRequest {
+    #[serde(default)]
+    pub token: String,
+    #[serde(default)]
+    pub draw: bool,
 }
 
 /// The body of the verbs that need only the seat's token: `undo`,
@@ -331,6 +346,28 @@ pub struct GameState {
     /// Hints may be asked for (games against the AI, or agreed).
     #[serde(default)]
     pub hints: bool,
+    /// The clocks, in a game with a time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockInfo>,
+    /// Per seat: since when (ms) its player has had no live channel open,
+    /// `null` while connected; for abandonment claims.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub away: Vec<Option<i64>>,
+}
+
+/// The clocks as the server counts them at `at` (ms since 1970): each
+/// seat's time left (`null`: untimed, an AI), and the seat whose time is
+/// going down. A client counts down from when it received this.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ClockInfo {
+    pub control: TimeControl,
+    pub remaining_ms: Vec<Option<u64>>,
+    pub running: Option<u8>,
+    pub at: i64,
+    /// While a seat's first move is awaited: when the game is aborted
+    /// without it (ms since 1970).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move_by: Option<i64>,
 }
 
 /// One played action, with what it did and the position after it.
@@ -577,9 +614,9 @@ pub enum SeekSeatRequest {
 #[serde(deny_unknown_fields)]
 pub struct NewSeek {
     pub spec: String,
-    /// A time control (coming with clocks: only `null` today).
+    /// A time control, as for `NewGame`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<serde_json::Value>,
+    pub clock: Option<TimeControl>,
     /// Rated (coming with ratings: only `false` today).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
@@ -621,7 +658,7 @@ pub struct Seek {
     pub hints: bool,
     pub rated: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<serde_json::Value>,
+    pub clock: Option<TimeControl>,
     /// A direct challenge's addressee.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,

@@ -37,10 +37,24 @@ pub(crate) async fn socket_visitor(app: &App, headers: &HeaderMap) -> Result<Vis
 }
 
 async fn run(app: Arc<App>, id: String, visitor: Visitor, socket: WebSocket) {
+    let mut seats = Vec::new();
+    serve(&app, &id, &visitor, socket, &mut seats).await;
+    // The player's channel closed: the game counts them away.
+    if !seats.is_empty() {
+        if let Some(h) = app.rounds.get(&id) {
+            let _ = h.tx.send(crate::round::actor::Msg::Unwatch { seats }).await;
+        }
+    }
+}
+
+/// Serve one live channel until it closes; `seats` are the seats its
+/// session plays.
+async fn serve(app: &Arc<App>, id: &str, visitor: &Visitor, socket: WebSocket, seats: &mut Vec<u8>) {
     let me = visitor.caller("");
-    let Ok((snapshot, mut updates)) = app.watch(&id, &me).await else {
+    let Ok((snapshot, mut updates)) = app.watch(id, &me).await else {
         return;
     };
+    seats.clone_from(&snapshot.you);
     let player = !snapshot.you.is_empty();
     let (mut sink, mut stream) = socket.split();
     let mut closing = app.closing();
@@ -61,11 +75,11 @@ async fn run(app: Arc<App>, id: String, visitor: Visitor, socket: WebSocket) {
                     Ok(p) if p.hidden_from_players && player => continue,
                     Ok(p) => p.text.to_string(),
                     // Fell behind: start again from a fresh snapshot.
-                    Err(RecvError::Lagged(_)) => match app.view(&id, 0).await {
+                    Err(RecvError::Lagged(_)) => match app.view(id, 0).await {
                         Ok(view) => ServerMessage::Snapshot(view).to_json(),
                         Err(_) => return,
                     },
-                    Err(RecvError::Closed) => match app.watch(&id, &me).await {
+                    Err(RecvError::Closed) => match app.watch(id, &me).await {
                         // The game's owner retired or was replaced: watch
                         // the new one.
                         Ok((view, rx)) => {
@@ -87,7 +101,7 @@ async fn run(app: Arc<App>, id: String, visitor: Visitor, socket: WebSocket) {
                 };
                 // One request at a time per client; updates wait in the
                 // channel meanwhile.
-                let reply = answer(&app, &id, &visitor, text.as_str()).await.to_json();
+                let reply = answer(app, id, visitor, text.as_str()).await.to_json();
                 if sink.send(Message::Text(reply.into())).await.is_err() {
                     return;
                 }

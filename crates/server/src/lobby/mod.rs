@@ -47,6 +47,8 @@ pub struct SeekDoc {
     pub to: Option<String>,
     #[serde(default)]
     pub unlisted: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<tabula_clock::TimeControl>,
     /// The game, once every seat is filled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
@@ -81,9 +83,6 @@ impl SeekDoc {
         players: usize,
         title: &str,
     ) -> Result<SeekDoc, String> {
-        if req.clock.as_ref().is_some_and(|c| !c.is_null()) {
-            return Err("time controls come with clocks: not available yet".into());
-        }
         if req.rated {
             return Err("rated games come with ratings: not available yet".into());
         }
@@ -129,6 +128,7 @@ impl SeekDoc {
             hints: req.hints,
             to: req.to.as_ref().map(|t| t.to_ascii_lowercase()),
             unlisted: req.unlisted,
+            clock: req.clock,
             game: None,
         })
     }
@@ -244,7 +244,7 @@ impl SeekDoc {
                 .collect(),
             hints: self.hints,
             rated: false,
-            clock: None,
+            clock: self.clock,
             to: self.to.clone(),
             unlisted: self.unlisted,
             mine: self.holds(ids),

@@ -172,6 +172,10 @@ impl App {
         round.id = id.to_string();
         round.meta.hints = seek.hints;
         round.roll_dice();
+        if let Some(control) = seek.clock {
+            round.now = self.now();
+            round.start_clocks(control);
+        }
         self.insert(round, Vec::new()).await?;
         Ok(())
     }

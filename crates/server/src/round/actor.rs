@@ -66,6 +66,8 @@ pub(crate) enum Msg {
         caller: Caller,
         reply: oneshot::Sender<(GameView, broadcast::Receiver<Published>)>,
     },
+    /// A live channel of these seats closed.
+    Unwatch { seats: Vec<u8> },
     /// The game as a record file.
     Record {
         reply: oneshot::Sender<(String, String)>,
@@ -90,6 +92,8 @@ pub(crate) struct Actor {
     /// Our own address, for the AI's answers.
     me: mpsc::Sender<Msg>,
     updates: broadcast::Sender<Published>,
+    /// Live channels open per seat on this instance.
+    here: Vec<i32>,
 }
 
 /// Start the owner of `round`, unless the game already has one; returns
@@ -106,6 +110,7 @@ pub(crate) fn start(app: &Arc<App>, round: Round) -> super::RoundHandle {
             rx,
             me: tx,
             updates: broadcast::channel(WATCH_BUFFER).0,
+            here: Vec::new(),
         };
         tokio::spawn(actor.run());
     }
@@ -114,15 +119,23 @@ pub(crate) fn start(app: &Arc<App>, round: Round) -> super::RoundHandle {
 
 impl Actor {
     async fn run(mut self) {
+        self.round.now = self.app.now();
+        self.on_time().await;
         self.kick_ai().await;
         let idle = self.app.config.idle;
         let mut deadline = Instant::now() + idle;
         loop {
+            let timer = self.time_left();
             tokio::select! {
                 msg = self.rx.recv() => {
                     let Some(msg) = msg else { break };
+                    self.round.now = self.app.now();
                     self.handle(msg).await;
                     deadline = Instant::now() + idle;
+                }
+                _ = tokio::time::sleep(timer), if self.round.deadline().is_some() => {
+                    self.round.now = self.app.now();
+                    self.on_time().await;
                 }
                 _ = tokio::time::sleep_until(deadline) => {
                     if self.retire() {
@@ -140,6 +153,52 @@ impl Actor {
             // A command drained above woke the AI: a new owner takes over.
             self.app.rounds.forget_closed(&self.round.id);
             let _ = self.app.handle(&self.round.id).await;
+        }
+    }
+
+    /// How long until the game's next deadline (a flag, a first move).
+    fn time_left(&self) -> Duration {
+        let now = self.app.now();
+        match self.round.deadline() {
+            Some(d) => Duration::from_millis(d.saturating_sub(now).max(0) as u64),
+            None => Duration::from_secs(3600),
+        }
+    }
+
+    /// End the game if its time is up (stored first, as every change).
+    async fn on_time(&mut self) {
+        let Some(change) = self.round.timeout() else {
+            return;
+        };
+        match self.commit(change).await {
+            Ok(_) => self.kick_ai().await,
+            // Another instance ended it first: take its state in.
+            Err(RoundError::Busy) => {
+                self.reload().await;
+            }
+            Err(e) => tracing::error!(game = %self.round.id, "time: {e}"),
+        }
+    }
+
+    /// A live channel of `seats` opened (`delta` 1) or closed (-1): the
+    /// first to open and the last to close change the seats' presence.
+    async fn presence(&mut self, seats: &[u8], delta: i32) {
+        for &seat in seats {
+            let i = seat as usize;
+            if self.here.len() <= i {
+                self.here.resize(i + 1, 0);
+            }
+            let before = self.here[i];
+            self.here[i] = (before + delta).max(0);
+            let changed = (before == 0) != (self.here[i] == 0);
+            if !changed {
+                continue;
+            }
+            if let Some(change) = self.round.presence_change(seat, self.here[i] > 0) {
+                if let Err(e) = self.commit(change).await {
+                    tracing::debug!(game = %self.round.id, "presence not stored: {e}");
+                }
+            }
         }
     }
 
@@ -182,8 +241,11 @@ impl Actor {
             }
             Msg::Watch { caller, reply } => {
                 let view = self.round.view_for(&caller);
+                let seats = view.you.clone();
                 let _ = reply.send((view, self.updates.subscribe()));
+                self.presence(&seats, 1).await;
             }
+            Msg::Unwatch { seats } => self.presence(&seats, -1).await,
             Msg::Chat {
                 caller,
                 room,
@@ -219,7 +281,10 @@ impl Actor {
                     self.kick_ai().await;
                 }
             }
-            Msg::Wake => self.kick_ai().await,
+            Msg::Wake => {
+                self.on_time().await;
+                self.kick_ai().await;
+            }
         }
     }
 

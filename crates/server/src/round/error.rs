@@ -33,6 +33,12 @@ pub enum RoundError {
     UndoNotAllowed,
     EndedOffBoard,
     HintNotYourTurn,
+    /// The mover's time ran out before the move arrived.
+    Flagged,
+    /// Take-backs would let the clocks lie.
+    UndoTimed,
+    /// Nobody has abandoned the game (or it has a running clock).
+    NoClaim,
     /// Hints are for games against the AI or with help agreed.
     HintsNotAllowed,
     /// The invite link was claimed by someone else.
@@ -82,6 +88,11 @@ impl fmt::Display for RoundError {
             }
             RoundError::EndedOffBoard => f.write_str("the game has ended off the board"),
             RoundError::HintNotYourTurn => f.write_str("hints are for the player to move"),
+            RoundError::Flagged => f.write_str("your time ran out before this move arrived"),
+            RoundError::UndoTimed => f.write_str("no take-backs in a game with a clock"),
+            RoundError::NoClaim => f.write_str(
+                "nothing to claim: the other player is connected or has not been away long enough",
+            ),
             RoundError::HintsNotAllowed => f.write_str(
                 "hints are for games against the AI or games created with hints allowed",
             ),

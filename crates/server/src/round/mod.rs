@@ -7,6 +7,7 @@
 //!   when idle (lila's `GameProxy`).
 
 pub mod actor;
+pub mod clock;
 pub mod error;
 pub mod finish;
 pub mod state;

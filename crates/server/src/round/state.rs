@@ -147,6 +147,16 @@ pub struct Meta {
     /// The players agreed to play with hints ("casual with help").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hints: bool,
+    /// The clocks of a game with a time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<tabula_clock::Clocks>,
+    /// When the turn of the seat to move began (ms), for first-move limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_started: Option<i64>,
+    /// Per seat: since when its player has had no live channel open
+    /// (`None`: connected now), for abandonment claims.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub away: Vec<Option<i64>>,
 }
 
 impl Meta {
@@ -203,6 +213,10 @@ pub enum Command {
     Leave,
     Rematch,
     Hint,
+    /// Claim a game the other player abandoned: the win, or a draw.
+    Claim {
+        draw: bool,
+    },
 }
 
 impl Command {
@@ -274,6 +288,9 @@ pub struct Round {
     pub version: u64,
     /// The game's row version in the store, which the next write names.
     pub stored: u64,
+    /// The instant (ms) of the command being planned: the owner sets it
+    /// before planning, so the clocks are pure arithmetic (tests set it).
+    pub now: i64,
 }
 
 /// Play `text` on `game`; its canonical text and the entry to keep.
@@ -318,6 +335,7 @@ impl Round {
             thinking: false,
             version: 0,
             stored: 0,
+            now: 0,
         }
     }
 
@@ -431,6 +449,7 @@ impl Round {
             Command::Resign => self.resign(seat).map(Plan::Change),
             Command::Draw { accept } => self.draw(seat, accept).map(Plan::Change),
             Command::Leave => self.leave(seat).map(Plan::Change),
+            Command::Claim { draw } => self.claim(seat, draw).map(Plan::Change),
             Command::Rematch => Ok(match &self.meta.rematch {
                 Some(id) => Plan::Answer(Reply::Game(id.clone())),
                 None => Plan::Rematch(Box::new(self.rematch_round())),
@@ -466,19 +485,29 @@ impl Round {
             }
             None => return Err(RoundError::NoPlayerToMove),
         }
+        self.check_flag()?;
         let mut game = self.game.clone();
         let mut entries = vec![play_entry(&mut game, Some(seat), text)?];
         self.roll_chance(&mut game, &mut entries);
         let ply = self.history.len() + entries.len();
+        let clocks = self.clocks_after(seat, &entries, game.as_ref())?;
+        let meta = (!self.meta.draw_offer.is_empty() || clocks.is_some()).then(|| {
+            let mut meta = Meta {
+                draw_offer: Vec::new(),
+                ..self.meta.clone()
+            };
+            if let Some((c, started)) = clocks {
+                meta.clock = Some(c);
+                meta.turn_started = started;
+            }
+            meta
+        });
         Ok(Change {
             keep: self.history.len(),
             truncate: false,
             entries,
             game: Some(game),
-            meta: (!self.meta.draw_offer.is_empty()).then(|| Meta {
-                draw_offer: Vec::new(),
-                ..self.meta.clone()
-            }),
+            meta,
             reply: Reply::Ply(ply),
         })
     }
@@ -650,6 +679,9 @@ impl Round {
         if !(own_turn || (!other_humans && since_ok)) {
             return Err(RoundError::UndoNotAllowed);
         }
+        if self.meta.clock.is_some() {
+            return Err(RoundError::UndoTimed);
+        }
         let mut game = self.start_game.clone();
         for e in &self.history[..last] {
             game.apply_text(&e.text)?;
@@ -667,7 +699,7 @@ impl Round {
         })
     }
 
-    fn resign(&self, seat: u8) -> Result<Change, RoundError> {
+    pub(crate) fn resign(&self, seat: u8) -> Result<Change, RoundError> {
         if self.is_over() {
             return Err(RoundError::Over);
         }
@@ -704,7 +736,7 @@ impl Round {
 
     /// Leave: a two-player game ends (the other side wins); in a game of
     /// three an AI stand-in takes the seat and plays on.
-    fn leave(&self, seat: u8) -> Result<Change, RoundError> {
+    pub(crate) fn leave(&self, seat: u8) -> Result<Change, RoundError> {
         if self.is_over() {
             return Err(RoundError::Over);
         }
@@ -730,12 +762,13 @@ impl Round {
         let meta = Meta {
             end: Some(Ending { outcome, reason }),
             draw_offer: Vec::new(),
+            clock: self.stopped_clocks(),
             ..self.meta.clone()
         };
         self.meta_change(meta, Reply::Done)
     }
 
-    fn meta_change(&self, meta: Meta, reply: Reply) -> Change {
+    pub(crate) fn meta_change(&self, meta: Meta, reply: Reply) -> Change {
         Change {
             keep: self.history.len(),
             truncate: false,
@@ -765,6 +798,11 @@ impl Round {
             Meta {
                 seats,
                 hints: self.meta.hints,
+                clock: self
+                    .meta
+                    .clock
+                    .as_ref()
+                    .and_then(|c| tabula_clock::Clocks::new(c.control(), c.seats()).ok()),
                 ..Meta::default()
             },
         )
@@ -879,6 +917,8 @@ impl Round {
             thinking: self.thinking,
             rematch: self.meta.rematch.clone(),
             hints: self.meta.hints_allowed(),
+            clock: self.clock_info(),
+            away: self.meta.away.clone(),
         }
     }
 

@@ -40,6 +40,8 @@ pub struct Status {
     /// Who plays the seats and how it went for them: written with the
     /// game, and again when a write changes the meta or ends the game.
     pub players: Vec<SeatRow>,
+    /// When something happens on time (a flag, an abort; ms since 1970).
+    pub deadline: Option<i64>,
 }
 
 /// A seat's player, for profiles and "your turn" lists.
@@ -282,6 +284,14 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.player_games(players.to_vec(), over, limit, offset).await,
             Store::Postgres(p) => p.player_games(players, over, limit, offset).await,
+        }
+    }
+
+    /// Up to `limit` unfinished games whose deadline is at or before `now`.
+    pub async fn ids_due(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.ids_due(now, limit).await,
+            Store::Postgres(p) => p.ids_due(now, limit).await,
         }
     }
 

@@ -114,8 +114,8 @@ impl Postgres {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(failed)?;
         tx.execute(
-            "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, version)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0)",
+            "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, deadline, version)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0)",
             &[
                 &g.id,
                 &g.created,
@@ -126,6 +126,7 @@ impl Postgres {
                 &status.result,
                 &status.ai_turn,
                 &status.to_move.map(i16::from),
+                &status.deadline,
             ],
         )
         .await
@@ -142,7 +143,7 @@ impl Postgres {
             .execute(
                 "UPDATE games SET result = $3, ai_turn = $4, version = version + 1,
                      meta = COALESCE($5, meta), ai_claim = NULL, ai_claim_until = NULL,
-                     to_move = $6
+                     to_move = $6, deadline = $7
                  WHERE id = $1 AND version = $2",
                 &[
                     &w.game,
@@ -151,6 +152,7 @@ impl Postgres {
                     &w.status.ai_turn,
                     &w.meta,
                     &w.status.to_move.map(i16::from),
+                    &w.status.deadline,
                 ],
             )
             .await
@@ -277,6 +279,18 @@ impl Postgres {
         );
         self.heads(&sql, &[&over, &(limit as i64), &(offset as i64), &players])
             .await
+    }
+
+    pub async fn ids_due(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT id FROM games WHERE deadline <= $1 AND result IS NULL LIMIT $2",
+                &[&now, &(limit as i64)],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     pub async fn your_turn(&self, players: &[String]) -> Result<Vec<GameHead>, StoreError> {

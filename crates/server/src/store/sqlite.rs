@@ -194,6 +194,17 @@ impl Sqlite {
         .await
     }
 
+    pub async fn ids_due(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id FROM games WHERE deadline <= ?1 AND result IS NULL LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![now, limit as i64], |r| r.get(0))?;
+            rows.collect()
+        })
+        .await
+    }
+
     pub async fn your_turn(&self, players: Vec<String>) -> Result<Vec<GameHead>, StoreError> {
         let sql = format!(
             "SELECT {HEAD_COLUMNS} FROM games g WHERE g.result IS NULL AND EXISTS
@@ -486,8 +497,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
     match op {
         Op::Insert(g, status) => {
             tx.prepare_cached(
-                "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, version)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0)",
+                "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, deadline, version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0)",
             )?
             .execute(params![
                 g.id,
@@ -498,7 +509,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                 g.meta,
                 status.result,
                 status.ai_turn,
-                status.to_move
+                status.to_move,
+                status.deadline
             ])?;
             append(tx, &g.id, 0, &g.actions)?;
             set_players(tx, &g.id, &status.players)?;
@@ -509,7 +521,7 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                 .prepare_cached(
                     "UPDATE games SET result = ?3, ai_turn = ?4, version = version + 1,
                          meta = COALESCE(?5, meta), ai_claim = NULL, ai_claim_until = NULL,
-                         to_move = ?6
+                         to_move = ?6, deadline = ?7
                      WHERE id = ?1 AND version = ?2",
                 )?
                 .execute(params![
@@ -518,7 +530,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                     w.status.result,
                     w.status.ai_turn,
                     w.meta,
-                    w.status.to_move
+                    w.status.to_move,
+                    w.status.deadline
                 ])?;
             if changed == 0 {
                 let exists: Option<i64> = tx
