@@ -201,12 +201,13 @@ fn history(
     Ok(h)
 }
 
-/// Cost of a table, compared lexicographically: repeated meetings, then the
-/// squared score gaps, then the distance from the thirds layout.
-type Cost = (u64, u64, u64);
+/// Cost of a table, compared lexicographically: repeated meetings, the
+/// squared score gaps, seats already taken (by the best seating), then the
+/// distance from the thirds layout.
+type Cost = (u64, u64, u64, u64);
 
 fn add(a: Cost, b: Cost) -> Cost {
-    (a.0 + b.0, a.1 + b.1, a.2 + b.2)
+    (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)
 }
 
 /// The pairing's view of the ranked active players.
@@ -236,27 +237,37 @@ impl Field<'_> {
         } else {
             0
         };
-        (met, gap * gap, spread)
+        (met, gap * gap, 0, spread)
     }
 
     fn table_cost(&self, t: [usize; 3]) -> Cost {
+        let seats = PERMUTATIONS
+            .iter()
+            .map(|perm| {
+                (0..SEATS)
+                    .map(|k| u64::from(self.h.seat_count[self.ranked[t[k]]][perm[k]]))
+                    .sum::<u64>()
+            })
+            .min()
+            .unwrap_or(0);
         add(
             add(self.pair_cost(t[0], t[1]), self.pair_cost(t[0], t[2])),
-            self.pair_cost(t[1], t[2]),
+            add(self.pair_cost(t[1], t[2]), (0, 0, seats, 0)),
         )
     }
 }
 
-/// Partition search budget: exact (exhaustive with pruning) for small
-/// fields, best-found plus swap improvement beyond.
-const NODE_BUDGET: u64 = 400_000;
+/// Partition search budget, in candidate tables evaluated: the search is
+/// exhaustive (with pruning) for small fields, about 15 players and fewer;
+/// beyond, the best partition found within the budget is improved by swaps.
+const WORK_BUDGET: u64 = 2_000_000;
 
 struct Search<'a> {
     field: &'a Field<'a>,
     used: Vec<bool>,
     current: Vec<[usize; 3]>,
     best: Option<(Cost, Vec<[usize; 3]>)>,
-    nodes: u64,
+    work: u64,
 }
 
 impl Search<'_> {
@@ -268,13 +279,13 @@ impl Search<'_> {
             self.best = Some((cost, self.current.clone()));
             return;
         };
-        if self.nodes >= NODE_BUDGET {
+        if self.work >= WORK_BUDGET {
             return;
         }
-        self.nodes += 1;
         let free: Vec<usize> = (first + 1..self.used.len())
             .filter(|&i| !self.used[i])
             .collect();
+        self.work += (free.len() * free.len() / 2) as u64 + 1;
         let mut options: Vec<(Cost, usize, usize)> = Vec::new();
         for (k, &b) in free.iter().enumerate() {
             for &c in &free[k + 1..] {
@@ -367,9 +378,9 @@ pub fn pair(
         used: vec![false; field.ranked.len()],
         current: Vec::new(),
         best: None,
-        nodes: 0,
+        work: 0,
     };
-    search.run((0, 0, 0));
+    search.run((0, 0, 0, 0));
     let mut triples = search.best.map(|(_, t)| t).unwrap_or_default();
     improve(&field, &mut triples);
 
