@@ -60,7 +60,7 @@ fn swiss_200_players_9_rounds() {
 
 #[test]
 #[ignore = "timing"]
-fn tables_60_players_6_rounds() {
+fn tables_61_players_6_rounds() {
     let players = field(61);
     let config = TablesConfig::default();
     let mut history: Vec<TableRound> = Vec::new();

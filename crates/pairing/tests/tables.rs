@@ -296,6 +296,27 @@ fn leftovers_get_ai_seats_or_byes() {
 }
 
 #[test]
+fn first_round_of_nine_is_the_thirds_layout() {
+    let players: Vec<Player> = (1..=9)
+        .map(|i| Player::new(format!("p{i}"), 2000 - i))
+        .collect();
+    let p = tables::pair(&players, &[], &TablesConfig::default()).unwrap();
+    let got: Vec<Vec<&str>> = p
+        .tables
+        .iter()
+        .map(|t| t.seats.iter().filter_map(id).collect())
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            vec!["p1", "p4", "p7"],
+            vec!["p2", "p5", "p8"],
+            vec!["p3", "p6", "p9"]
+        ]
+    );
+}
+
+#[test]
 fn bad_results_are_rejected() {
     let players: Vec<Player> = (0..3).map(|i| Player::new(format!("p{i}"), 1500)).collect();
     let seats: Vec<Seat> = (0..3)
