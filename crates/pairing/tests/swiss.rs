@@ -63,14 +63,28 @@ fn second_round_pairs_score_groups_and_alternates_colours() {
     // Winners 1,2,3,4: 1 v 3 and 2 v 4, but 1 and 3 both had first, 2 and 4
     // both second: colours then go to the higher-ranked player's preference
     // and the pairing tries the exchange 1 v 4, 2 v 3 which satisfies all.
-    assert_eq!(p.boards[0], board(4, 1));
-    assert_eq!(p.boards[1], board(2, 3));
+    // Losers 5,6,7,8 likewise: 5 v 7 would clash (both due first), so 5 v 8, 7 v 6.
+    assert_eq!(
+        p.boards,
+        vec![board(4, 1), board(2, 3), board(5, 8), board(7, 6)]
+    );
     assert_eq!(p.relaxed, Default::default());
-    for b in &p.boards[2..] {
-        let a: usize = b.first.0[1..].parse().unwrap();
-        let c: usize = b.second.0[1..].parse().unwrap();
-        assert!(a >= 5 && c >= 5);
-    }
+}
+
+#[test]
+fn the_lowest_of_an_odd_group_floats_to_the_top_of_the_next() {
+    use GameResult::*;
+    let r1 = Round {
+        games: vec![
+            game(1, 4, FirstWins),
+            game(5, 2, SecondWins),
+            game(3, 6, FirstWins),
+        ],
+        byes: vec![],
+    };
+    let p = swiss::pair(&field(6), &[r1], &SwissConfig::default()).unwrap();
+    // Winners 1,2,3: 1 v 2 and 3 floats down to meet 4, the top of the losers.
+    assert_eq!(p.boards, vec![board(2, 1), board(4, 3), board(6, 5)]);
 }
 
 #[test]
