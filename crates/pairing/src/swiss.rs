@@ -126,6 +126,16 @@ struct History {
     colours: Vec<Vec<Option<Colour>>>,
     /// `met[a * n + b]`: a and b have played each other.
     met: Vec<bool>,
+    /// How each player floated in the last round, if he did.
+    last_float: Vec<Option<Float>>,
+}
+
+/// Playing a lower-scored opponent (or getting the bye) is a downfloat,
+/// playing a higher-scored one an upfloat (FIDE A.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Float {
+    Down,
+    Up,
 }
 
 fn history(
@@ -139,14 +149,23 @@ fn history(
         ledger: Ledger::new(n),
         colours: vec![vec![None; rounds.len()]; n],
         met: vec![false; n * n],
+        last_float: vec![None; n],
     };
     for (r, round) in rounds.iter().enumerate() {
         let mut seen = RoundSeen::new(n, r);
+        h.last_float.fill(None);
         for game in &round.games {
             let a = roster.get(&game.first)?;
             let b = roster.get(&game.second)?;
             seen.mark(a, players)?;
             seen.mark(b, players)?;
+            // Scores before this round: each player has one game per round.
+            let (sa, sb) = (h.ledger.score[a], h.ledger.score[b]);
+            if sa != sb {
+                let (hi, lo) = if sa > sb { (a, b) } else { (b, a) };
+                h.last_float[hi] = Some(Float::Down);
+                h.last_float[lo] = Some(Float::Up);
+            }
             let (pa, pb, place) = match game.result {
                 GameResult::FirstWins => (config.win, config.loss, [0, 1]),
                 GameResult::SecondWins => (config.loss, config.win, [1, 0]),
@@ -173,6 +192,7 @@ fn history(
             let i = roster.get(id)?;
             seen.mark(i, players)?;
             h.ledger.record_bye(i, config.bye);
+            h.last_float[i] = Some(Float::Down);
         }
     }
     Ok(h)
@@ -232,15 +252,16 @@ fn preference(history: &[Option<Colour>]) -> Preference {
 }
 
 /// The weight tiers, most important first.
-const TIERS: usize = 8;
+const TIERS: usize = 9;
 const REPEAT: usize = 0;
 const SECOND_BYE: usize = 1;
 const ABSOLUTE_COLOUR: usize = 2;
 const SCORE_GAP: usize = 3;
 const STRONG_COLOUR: usize = 4;
 const ANY_COLOUR: usize = 5;
-const EXCHANGE: usize = 6;
-const ORDER: usize = 7;
+const REPEATED_FLOAT: usize = 6;
+const EXCHANGE: usize = 7;
+const ORDER: usize = 8;
 
 /// A player as the pairing sees it.
 struct Entrant {
@@ -398,6 +419,11 @@ fn pair_tiers(a: &Entrant, b: &Entrant, h: &History, n: usize) -> [Weight; TIERS
     t[SCORE_GAP] = gap * gap;
     t[STRONG_COLOUR] = Weight::from(same_colour && weaker >= Strength::Strong);
     t[ANY_COLOUR] = Weight::from(same_colour);
+    if a.score != b.score {
+        let f = |e: &Entrant| h.last_float[e.player];
+        t[REPEATED_FLOAT] =
+            Weight::from(f(a) == Some(Float::Down)) + Weight::from(f(b) == Some(Float::Up));
+    }
     t[ORDER] = if a.group == b.group {
         // Top half (S1) against bottom half (S2): 1 v m/2+1, 2 v m/2+2, ...;
         // two players of the same half meeting is an exchange, tried only
@@ -421,6 +447,7 @@ fn bye_tiers(e: &Entrant, h: &History, bye_score: Score) -> [Weight; TIERS] {
     t[SECOND_BYE] = Weight::from(h.ledger.byes[e.player]);
     let gap = Weight::from((e.score - bye_score).0);
     t[SCORE_GAP] = gap * gap;
+    t[REPEATED_FLOAT] = Weight::from(h.last_float[e.player] == Some(Float::Down));
     t[ORDER] = (e.group_size - 1 - e.pos) as Weight;
     t
 }
@@ -522,5 +549,45 @@ mod tests {
         let p = preference(&[Some(First), Some(Second), Some(Second)]);
         assert_eq!((p.colour, p.strength), (Some(First), Strength::Absolute));
         assert_eq!(preference(&[None]).strength, Strength::None);
+    }
+
+    #[test]
+    fn floats_of_the_last_round_are_remembered() {
+        let players: Vec<Player> = (0..5).map(|i| Player::new(format!("p{i}"), 1500)).collect();
+        let id = |i: usize| PlayerId::new(format!("p{i}"));
+        let game = |a, b, result| Game {
+            first: id(a),
+            second: id(b),
+            result,
+        };
+        let config = SwissConfig::default();
+        let r1 = Round {
+            games: vec![
+                game(0, 1, GameResult::FirstWins),
+                game(2, 3, GameResult::Draw),
+            ],
+            byes: vec![id(4)],
+        };
+        // Round 2: p0 (1) v p2 (½) is a float; p4 (1) v p1 (0) too.
+        let r2 = Round {
+            games: vec![
+                game(0, 2, GameResult::Draw),
+                game(4, 1, GameResult::FirstWins),
+            ],
+            byes: vec![id(3)],
+        };
+        let h = history(&players, std::slice::from_ref(&r1), &config).unwrap();
+        assert_eq!(h.last_float[4], Some(Float::Down), "a bye is a downfloat");
+        let h = history(&players, &[r1, r2], &config).unwrap();
+        assert_eq!(h.last_float[0], Some(Float::Down));
+        assert_eq!(h.last_float[2], Some(Float::Up));
+        assert_eq!(h.last_float[4], Some(Float::Down));
+        assert_eq!(h.last_float[1], Some(Float::Up));
+        assert_eq!(h.last_float[3], Some(Float::Down));
+        let ranked: Vec<usize> = (0..5).collect();
+        let e = entrants(&ranked, &h);
+        let (p0, p1) = (&e[0], &e[1]);
+        assert!(p0.score > p1.score);
+        assert_eq!(pair_tiers(p0, p1, &h, 5)[REPEATED_FLOAT], 2);
     }
 }
