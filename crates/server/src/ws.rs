@@ -49,7 +49,13 @@ async fn run(app: Arc<App>, id: String, visitor: Visitor, socket: WebSocket) {
 
 /// Serve one live channel until it closes; `seats` are the seats its
 /// session plays.
-async fn serve(app: &Arc<App>, id: &str, visitor: &Visitor, socket: WebSocket, seats: &mut Vec<u8>) {
+async fn serve(
+    app: &Arc<App>,
+    id: &str,
+    visitor: &Visitor,
+    socket: WebSocket,
+    seats: &mut Vec<u8>,
+) {
     let me = visitor.caller("");
     let Ok((snapshot, mut updates)) = app.watch(id, &me).await else {
         return;

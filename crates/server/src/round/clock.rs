@@ -106,7 +106,11 @@ impl Round {
         Some(ClockInfo {
             control: clocks.control(),
             remaining_ms: snap.remaining_ms,
-            running: if self.is_over() { None } else { snap.running.map(|s| s as u8) },
+            running: if self.is_over() {
+                None
+            } else {
+                snap.running.map(|s| s as u8)
+            },
             at: self.now,
             first_move_by: self
                 .deadline()
@@ -144,7 +148,10 @@ impl Round {
         if self.meta.seats.len() != 2 {
             // Three players: the absent one leaves; an AI plays on.
             let gone = abandon::abandoned(control.as_ref(), &presence, self.now as u64);
-            let absent = gone.into_iter().find(|&s| s != seat as usize).ok_or(RoundError::NoClaim)?;
+            let absent = gone
+                .into_iter()
+                .find(|&s| s != seat as usize)
+                .ok_or(RoundError::NoClaim)?;
             return self.leave(absent as u8);
         }
         let outcome = if draw {
@@ -211,4 +218,278 @@ pub fn deadline_of(game: &dyn AnyGame, meta: &Meta) -> Option<i64> {
         human.then_some(d as i64)
     });
     flag.into_iter().chain(abort).min()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::state::{Caller, Command, Plan, Seat};
+    use super::*;
+    use tabula_clock::TimeControl;
+
+    fn round(spec: &str) -> Round {
+        let game = tabula_games::registry()
+            .create(spec, None)
+            .expect("a registered game");
+        let seats = (0..game.num_players())
+            .map(|i| Seat::human(&format!("t{i}")))
+            .collect();
+        let meta = Meta {
+            seats,
+            ..Meta::default()
+        };
+        let mut r = Round::new("g".into(), 0, "Game", game, None, 1, meta);
+        r.roll_dice();
+        r
+    }
+
+    fn timed(spec: &str, control: TimeControl) -> Round {
+        let mut r = round(spec);
+        r.start_clocks(control);
+        r
+    }
+
+    /// Play the first legal action of the seat to move at `now`.
+    fn play(r: &mut Round, now: i64) -> Result<(), RoundError> {
+        r.now = now;
+        let seat = r.to_move().expect("someone to move");
+        let action = r.game.legal_actions()[0].clone();
+        let caller = Caller::token(&format!("t{seat}"));
+        match r.plan(&caller, Command::Play { action, ply: None })? {
+            Plan::Change(c) => {
+                r.apply(c);
+                Ok(())
+            }
+            _ => panic!("a move is a change"),
+        }
+    }
+
+    fn left(r: &Round, seat: usize) -> u64 {
+        r.meta
+            .clock
+            .as_ref()
+            .expect("clocks")
+            .remaining(seat, r.now as u64)
+    }
+
+    #[test]
+    fn a_turn_costs_its_time_and_earns_the_increment_first_turns_are_free() {
+        let mut r = timed("dragonchess", TimeControl::realtime(180, 2).expect("3+2"));
+        play(&mut r, 1_000).expect("gold's first move");
+        play(&mut r, 2_500).expect("scarlet's first move");
+        // Gold's clock runs from 2.5 s; 5 s later: 180 - 5 + 2.
+        play(&mut r, 7_500).expect("gold's second move");
+        assert_eq!(left(&r, 0), 177_000);
+        assert_eq!(left(&r, 1), 180_000);
+        r.now = 8_500;
+        assert_eq!(left(&r, 1), 179_000, "scarlet's time goes down now");
+        let info = r.clock_info().expect("clock info");
+        assert_eq!(info.running, Some(1));
+        assert_eq!(info.remaining_ms, vec![Some(177_000), Some(179_000)]);
+    }
+
+    #[test]
+    fn the_flag_falls_at_exactly_zero_and_a_move_one_ms_late_is_refused() {
+        let mut r = timed("dragonchess", TimeControl::realtime(60, 0).expect("1+0"));
+        play(&mut r, 0).expect("first");
+        play(&mut r, 0).expect("first");
+        // Gold has 60 s from t = 0.
+        assert_eq!(r.deadline(), Some(60_000));
+        let mut late = r.clone_for_test();
+        assert!(play(&mut late, 60_001).is_err_and(|e| e == RoundError::Flagged));
+        let mut exact = r.clone_for_test();
+        assert_eq!(play(&mut exact, 60_000), Err(RoundError::Flagged));
+        let mut in_time = r.clone_for_test();
+        play(&mut in_time, 59_999).expect("1 ms to spare");
+        assert_eq!(left(&in_time, 0), 1);
+        r.now = 59_999;
+        assert!(r.timeout().is_none());
+        r.now = 60_000;
+        let change = r.timeout().expect("the flag fell");
+        let ended = r.apply(change).expect("the game ends");
+        assert_eq!(ended.ending.outcome, Outcome::Win(Player(1)));
+        assert_eq!(ended.ending.reason, EndReason::Time);
+        assert_eq!(r.clock_info().and_then(|c| c.running), None);
+        assert_eq!(r.deadline(), None);
+    }
+
+    #[test]
+    fn a_turn_of_several_actions_is_charged_once_and_dice_cost_nothing() {
+        // Phylde: up to five pieces a turn, one clock charge.
+        let mut r = timed("phylde", TimeControl::realtime(300, 5).expect("5+5"));
+        for t in [0, 0] {
+            let seat = r.to_move();
+            while r.to_move() == seat {
+                play(&mut r, t).expect("first turn");
+            }
+        }
+        // Find a turn of several actions (early turns may have one).
+        let mut t = 0;
+        let mut checked = false;
+        for _ in 0..20 {
+            let mover = r.to_move().expect("a seat");
+            let before = left(&r, mover as usize);
+            t += 10_000;
+            play(&mut r, t).expect("the turn's first action");
+            if r.to_move() != Some(mover) {
+                continue;
+            }
+            let running = r.meta.clock.as_ref().and_then(Clocks::running);
+            assert_eq!(running, Some(mover as usize), "the turn goes on");
+            t += 10_000;
+            while r.to_move() == Some(mover) {
+                play(&mut r, t).expect("the turn's other actions");
+            }
+            assert_eq!(left(&r, mover as usize), before - 20_000 + 5_000);
+            checked = true;
+            break;
+        }
+        assert!(checked, "no turn of several actions in 20 turns");
+
+        // Ad Elta Stelpur: the server's roll between turns takes no time.
+        let mut r = timed("stelpur", TimeControl::realtime(60, 1).expect("1+1"));
+        t = 0;
+        for _ in 0..6 {
+            t += 1_000;
+            let seat = r.to_move();
+            while r.to_move() == seat && !r.is_over() {
+                play(&mut r, t).expect("a move");
+            }
+            if r.is_over() {
+                break;
+            }
+            let next = r.to_move().expect("after the roll, a player");
+            let c = r.meta.clock.as_ref().expect("clocks");
+            assert_eq!(c.running(), Some(next as usize));
+            // Its clock started at the move before the roll: the roll took
+            // none of its time.
+            if let Some(deadline) = c.deadline() {
+                assert_eq!(deadline, t as u64 + c.remaining(next as usize, t as u64));
+            }
+            assert_eq!(r.meta.turn_started, Some(t));
+        }
+    }
+
+    #[test]
+    fn a_restart_in_the_middle_of_a_turn_keeps_the_time() {
+        let mut r = timed("dragonchess", TimeControl::realtime(180, 2).expect("3+2"));
+        play(&mut r, 0).expect("first");
+        play(&mut r, 0).expect("first");
+        play(&mut r, 4_000).expect("gold");
+        // Scarlet thinks; the server stops and starts again (the meta is
+        // what the store keeps).
+        let stored = serde_json::to_string(&r.meta).expect("json");
+        let mut back = round("dragonchess");
+        back.meta = serde_json::from_str(&stored).expect("meta");
+        back.game = r.game.clone();
+        back.history = r.history.clone();
+        back.now = 9_000;
+        r.now = 9_000;
+        assert_eq!(left(&back, 1), left(&r, 1));
+        play(&mut back, 9_000).expect("scarlet, after the restart");
+        play(&mut r, 9_000).expect("scarlet, without");
+        assert_eq!(back.meta.clock, r.meta.clock);
+        assert_eq!(left(&back, 1), 180_000 - 5_000 + 2_000);
+    }
+
+    #[test]
+    fn a_first_move_that_never_comes_aborts_the_game() {
+        let mut r = timed("dragonchess", TimeControl::realtime(300, 3).expect("5+3"));
+        assert_eq!(r.deadline(), Some(30_000));
+        r.now = 29_999;
+        assert!(r.timeout().is_none());
+        r.now = 30_000;
+        let ended = r.apply(r.timeout().expect("aborted")).expect("over");
+        assert_eq!(ended.ending.reason, EndReason::Aborted);
+        // Correspondence: the first move has the control's days.
+        let mut r = timed("phylde", TimeControl::correspondence(2).expect("2 days"));
+        assert_eq!(r.deadline(), Some(2 * 86_400_000));
+        r.now = 86_400_000;
+        assert!(r.timeout().is_none());
+    }
+
+    #[test]
+    fn a_correspondence_turn_has_the_full_days_again() {
+        let day = 86_400_000;
+        let mut r = timed("phylde", TimeControl::correspondence(2).expect("2 days"));
+        let mut t = 0;
+        // A week of turns, each well inside its two days.
+        for _ in 0..14 {
+            t += day / 2;
+            let seat = r.to_move();
+            while r.to_move() == seat && !r.is_over() {
+                play(&mut r, t).expect("a turn");
+            }
+            let next = r.to_move().expect("a seat") as usize;
+            r.now = t;
+            assert_eq!(left(&r, next), 2 * day as u64);
+        }
+        assert!(t >= 7 * day);
+        // Three days of silence: the flag falls.
+        r.now = t + 2 * day;
+        assert!(r.timeout().is_some());
+    }
+
+    #[test]
+    fn a_flagged_player_of_three_leaves_and_an_ai_plays_on() {
+        let mut r = timed("gildervaik", TimeControl::realtime(60, 0).expect("1+0"));
+        for _ in 0..3 {
+            play(&mut r, 0).expect("first moves");
+        }
+        let seat = r.to_move().expect("a seat");
+        r.now = 60_000;
+        let change = r.timeout().expect("a flag");
+        assert!(r.apply(change).is_none(), "the game goes on");
+        assert_eq!(r.meta.seats[seat as usize].kind, SeatKind::Ai);
+        assert_eq!(r.meta.left, vec![seat]);
+        assert!(r
+            .meta
+            .clock
+            .as_ref()
+            .is_some_and(|c| c.is_untimed(seat as usize)));
+        assert_eq!(r.deadline(), None, "the AI has no clock pressure");
+    }
+
+    #[test]
+    fn abandonment_is_claimed_after_two_minutes_away() {
+        let mut r = round("dragonchess");
+        r.now = 1_000;
+        let here = r.presence_change(0, true).expect("seat 1 connects");
+        r.apply(here);
+        r.now = 119_999;
+        assert_eq!(r.claim(0, false).err(), Some(RoundError::NoClaim));
+        assert_eq!(
+            r.claim(1, false).err(),
+            Some(RoundError::NoClaim),
+            "the absent one cannot"
+        );
+        r.now = 120_000;
+        let ended = r.apply(r.claim(0, false).expect("claimed")).expect("over");
+        assert_eq!(ended.ending.outcome, Outcome::Win(Player(0)));
+        assert_eq!(ended.ending.reason, EndReason::Abandoned);
+        // In real time the clock decides: no claims.
+        let mut r = timed("dragonchess", TimeControl::realtime(60, 0).expect("1+0"));
+        r.now = 1_000;
+        let here = r.presence_change(0, true).expect("connects");
+        r.apply(here);
+        r.now = 10_000_000;
+        assert_eq!(r.claim(0, true).err(), Some(RoundError::NoClaim));
+    }
+
+    impl Round {
+        fn clone_for_test(&self) -> Round {
+            let mut r = Round::new(
+                self.id.clone(),
+                self.created,
+                self.title,
+                self.start_game.clone(),
+                None,
+                self.seed,
+                self.meta.clone(),
+            );
+            r.game = self.game.clone();
+            r.history = self.history.clone();
+            r.now = self.now;
+            r
+        }
+    }
 }
