@@ -1,10 +1,10 @@
 // One game on screen: the board, the players, the move list with replay,
 // and the controls. Live through the game's WebSocket; moves are posted.
-import { api, mySeats, invites, rememberSeat, forgetSeat, playerName } from './api.js';
+import { api, mySeats, invites, rememberSeat, forgetSeat, playerName, refusalText } from './api.js';
 import { BoardView } from './board.js';
 import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
-import { esc, levelLabel } from './util.js';
+import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { t, translateStatic } from './i18n.js';
 
 const narrow = window.matchMedia('(max-width: 760px)');
@@ -21,6 +21,7 @@ export class GamePage {
     this.flip = null;
     this.level = 2;
     this.closed = false;
+    this.down = false; // the live channel is lost and being reopened
     this.onKey = (e) => this.key(e);
   }
 
@@ -41,6 +42,7 @@ export class GamePage {
 
   close() {
     this.closed = true;
+    clearTimeout(this.backTimer);
     document.title = t('app.title');
     this.ws?.close();
     document.removeEventListener('keydown', this.onKey);
@@ -51,12 +53,19 @@ export class GamePage {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;
+    ws.onopen = () => {
+      if (!this.down) return;
+      this.down = false;
+      this.showConnection(true);
+    };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === 'snapshot' || msg.type === 'update') this.apply(msg, msg.type === 'update');
     };
     ws.onclose = () => {
-      if (!this.closed) setTimeout(() => !this.closed && this.connect(), 1000);
+      if (this.closed) return;
+      if (!this.down) { this.down = true; this.showConnection(false); }
+      setTimeout(() => !this.closed && this.connect(), 1000);
     };
   }
 
@@ -65,7 +74,8 @@ export class GamePage {
     const history = before && msg.from > 0 ? before.history.slice(0, msg.from).concat(msg.history) : msg.history;
     const fresh = msg.from === 0 ? [] : msg.history;
     this.g = { ...msg, history };
-    if (live && fresh.length) this.hint = null;
+    if (live && fresh.length) { this.hint = null; this.refuse(null); }
+    if (live) this.announce(fresh.filter((e) => e.actor !== null));
     if (live) {
       for (const e of fresh) {
         if (e.actor === null) sounds.dice();
@@ -96,12 +106,17 @@ export class GamePage {
     this.main.innerHTML = `
       <section class="game">
         <div class="board-area">
+          <p class="banner conn" role="status" hidden></p>
+          <p class="banner watching" hidden></p>
+          <div class="over-panel" hidden></div>
           <div class="level-tabs" role="tablist" hidden></div>
           <div class="board-host" id="board"></div>
+          <p class="refusal" role="alert" hidden></p>
           <div class="under">
             <div class="extra"></div>
             <div class="buttons"></div>
           </div>
+          <p class="sr-only announce" aria-live="polite"></p>
         </div>
         <aside class="panel">
           <div class="players"></div>
@@ -141,6 +156,10 @@ export class GamePage {
       if (input.value.trim()) this.play(input.value.trim());
       input.value = '';
     });
+    this.el('.over-panel').addEventListener('click', (e) => {
+      const act = e.target.closest('button')?.dataset.act;
+      if (act) this.control(act);
+    });
     this.el('.controls').addEventListener('click', (e) => {
       const act = e.target.closest('button')?.dataset.act;
       if (act) this.control(act);
@@ -160,10 +179,48 @@ export class GamePage {
     if (!token || this.viewPly !== null) return;
     try {
       await api(`/api/games/${this.id}/move`, { token, action, ply: this.g.state.ply });
+      this.refuse(null);
     } catch (err) {
       sounds.error();
-      this.toast(err.message, true);
+      this.refuse(err);
     }
+  }
+
+  /**
+   * Say near the board why the server refused (`err`), in the user's
+   * words; `null` clears it.
+   */
+  refuse(err) {
+    const box = this.el('.refusal');
+    if (!box) return;
+    if (!err) { box.hidden = true; box.textContent = ''; return; }
+    const vars = { ...err.vars };
+    if (vars.side) vars.side = sideLabel(this.g.game, vars.side);
+    box.textContent = refusalText(err.code, vars, err.message);
+    box.hidden = false;
+  }
+
+  /** The live channel is lost (`back` false) or open again (`back` true). */
+  showConnection(back) {
+    const box = this.el('.banner.conn');
+    clearTimeout(this.backTimer);
+    box.textContent = back ? t('connection.back') : t('connection.lost');
+    box.classList.toggle('bad', !back);
+    box.dataset.state = back ? 'back' : 'down';
+    box.hidden = false;
+    if (back) this.backTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  /** Tell screen readers what was just played. */
+  announce(entries) {
+    if (!entries.length) return;
+    const byActor = [];
+    for (const e of entries) {
+      const last = byActor[byActor.length - 1];
+      if (last && last.actor === e.actor) last.acts.push(e.text); else byActor.push({ actor: e.actor, acts: [e.text] });
+    }
+    this.el('.announce').textContent = byActor
+      .map((b) => t('announce.played', { side: this.sideName(b.actor), actions: b.acts.join(', ') })).join(' ');
   }
 
   async control(act) {
@@ -202,7 +259,7 @@ export class GamePage {
       this.render();
     } catch (err) {
       sounds.error();
-      this.toast(err.message, true);
+      this.refuse(err);
     }
   }
 
@@ -260,7 +317,8 @@ export class GamePage {
   }
 
   sideName(seat) {
-    return this.g.state.players[seat]?.side ?? t('game.seat', { n: seat + 1 });
+    const side = this.g.state.players[seat]?.side;
+    return side === undefined ? t('game.seat', { n: seat + 1 }) : sideLabel(this.g.game, side);
   }
 
   statusText() {
@@ -288,15 +346,45 @@ export class GamePage {
     for (let i = ply - 1; i >= 0; i--) if (g.history[i].actor !== null) { last = g.history[i]; break; }
     return {
       g, s, n, ply, live, last,
+      turn: new Set(this.lastTurn(ply)),
       pos: ply === 0 ? g.start : g.history[ply - 1].pos,
       myTurn: live && !!this.turnToken() && !s.thinking,
     };
+  }
+
+  /**
+   * The history indexes of the last turn up to `ply`: the last player's run
+   * of actions with the rolls inside it (a Phylde turn of five moves, a
+   * Stelpur roll and its die-uses); in a game of three where I play, every
+   * action since my own last one. Rolls after it belong to the next turn.
+   */
+  lastTurn(ply) {
+    const h = this.g.history;
+    const mine = this.mine();
+    let i = ply - 1;
+    while (i >= 0 && h[i].actor === null) i--;
+    if (i < 0) return [];
+    const actor = h[i].actor;
+    const sinceMine = this.g.num_players > 2 && Object.keys(mine).length > 0 && !mine[actor];
+    const out = new Set();
+    for (; i >= 0; i--) {
+      const a = h[i].actor;
+      if (a === null) {
+        if (out.has(i + 1)) out.add(i);
+        continue;
+      }
+      if (sinceMine ? mine[a] : a !== actor) break;
+      out.add(i);
+    }
+    return [...out].sort((x, y) => x - y);
   }
 
   render() {
     if (!this.g) return;
     const f = this.frame();
     this.tagSection(f);
+    this.showBanners(f);
+    this.showOver(f);
     this.showBoard(f);
     this.showUnderBoard(f);
     this.showPlayers(f);
@@ -314,12 +402,12 @@ export class GamePage {
     section.dataset.ply = String(n);
   }
 
-  showBoard({ s, pos, live, last, myTurn }) {
+  showBoard({ g, s, pos, live, last, turn, myTurn }) {
     const level = this.module.levels && narrow.matches ? this.level : 0;
     this.board.show({
       pos,
       legal: myTurn ? s.legal : [],
-      last: last?.text ?? null,
+      last: [...turn].map((i) => g.history[i]).filter((e) => e.actor !== null).map((e) => e.text),
       hint: live ? this.hint : null,
       check: !!last?.check,
       view: { flip: this.flipped(), turn: this.zoneTurn(), level, narrow: narrow.matches },
@@ -357,7 +445,51 @@ export class GamePage {
 
   showStatus({ g, myTurn }) {
     this.el('.status').textContent = this.statusText();
-    document.title = myTurn ? t('app.titleMyTurn', { game: g.title }) : t('app.titleGame', { game: g.title });
+    const game = gameText(g.game, 'title', g.title);
+    document.title = myTurn ? t('app.titleMyTurn', { game }) : t('app.titleGame', { game });
+  }
+
+  /** "You are watching" when this browser holds no seat. */
+  showBanners() {
+    const box = this.el('.banner.watching');
+    box.hidden = Object.keys(this.mine()).length > 0;
+    box.textContent = t('banner.watching');
+  }
+
+  /** The game-over panel: who won and how, then Rematch, New game, Export. */
+  showOver({ g, s, last }) {
+    const box = this.el('.over-panel');
+    box.hidden = !s.result;
+    if (!s.result) { box.innerHTML = ''; return; }
+    const { draw, winners, reason } = s.result;
+    const mine = this.mine();
+    const seats = Object.keys(mine).map(Number);
+    const every = seats.length === g.num_players;
+    let head;
+    if (draw) head = t('over.draw');
+    else if (seats.length && !every) head = seats.includes(winners[0]) ? t('over.youWin') : t('over.youLose');
+    else head = t('over.sideWins', { side: this.sideName(winners[0]) });
+    const how = reason === 'board' && last?.mate ? 'checkmate' : reason;
+    const by = t([`over.by.${how}`, 'over.by.board']);
+    const actions = [];
+    if (seats.length) actions.push(`<button type="button" data-act="${s.rematch ? 'gorematch' : 'rematch'}">${esc(s.rematch ? t('controls.goRematch') : t('controls.rematch'))}</button>`);
+    actions.push(`<a class="button ghost" href="#/new/${esc(g.game)}">${esc(t('home.newGame'))}</a>`);
+    actions.push(`<a class="button ghost" href="/api/games/${esc(this.id)}/record" download>${esc(t('links.export'))}</a>`);
+    box.innerHTML = `<h2>${esc(t('over.headline', { head, by }))}</h2><div class="row">${actions.join('')}</div>`;
+  }
+
+  /** Whether `seat` may take back now: the server's rule (crates/server round/state.rs). */
+  canUndo(seat) {
+    const h = this.g.history;
+    let last = -1;
+    for (let i = h.length - 1; i >= 0; i--) if (h[i].actor === seat) { last = i; break; }
+    if (last < 0) return false;
+    const players = this.g.state.players;
+    const otherHumans = players.some((p) => p.seat !== seat && p.kind === 'human');
+    const sinceOk = h.slice(last + 1).every((e) => e.actor === null || players[e.actor]?.kind === 'ai');
+    const turn = this.g.state.turn;
+    const ownTurn = last + 1 === h.length && turn.kind === 'player' && turn.seat === seat;
+    return ownTurn || (!otherHumans && sinceOk);
   }
 
   /** The buttons that fit now: hint, undo, draw, resign or leave, rematch, view. */
@@ -369,25 +501,24 @@ export class GamePage {
     const othersOffer = s.draw_offer.some((x) => !mine[x]);
     const ctl = [];
     if (myTurn) ctl.push(['hint', t('controls.hint')]);
-    if (playing) ctl.push(['undo', t('controls.undo')]);
+    if (playing && Object.keys(mine).some((seat) => this.canUndo(Number(seat)))) ctl.push(['undo', t('controls.undo')]);
     if (playing && vsOthers) ctl.push(['draw', othersOffer ? t('controls.acceptDraw') : t('controls.offerDraw')]);
     if (playing && othersOffer) ctl.push(['decline', t('controls.declineDraw')]);
     if (playing && g.num_players === 2) ctl.push(['resign', t('controls.resign')]);
     if (playing && g.num_players > 2) ctl.push(['leave', t('controls.leave')]);
-    if (holds && s.result) ctl.push(s.rematch ? ['gorematch', t('controls.goRematch')] : ['rematch', t('controls.rematch')]);
     ctl.push(['flip', t('controls.flip')]);
     if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? t('controls.zoomOut') : t('controls.zoomIn')]);
     this.el('.controls').innerHTML = ctl.map(([a, text]) => `<button type="button" data-act="${a}">${esc(text)}</button>`).join('');
   }
 
   /** One row per turn: the roll(s) before it, then the player's actions. */
-  showMoveList({ g, n, ply, live }) {
+  showMoveList({ g, s, n, ply, live, turn }) {
     this.el('.plyinfo').textContent = live ? t('moves.ply', { n }) : t('moves.plyOf', { ply, n });
     const rows = [];
     let row = null;
     let rolls = [];
     g.history.forEach((e, i) => {
-      const cls = `${i + 1 === ply ? ' at' : ''}`;
+      const cls = `${i + 1 === ply ? ' at' : ''}${turn.has(i) ? ' turn' : ''}`;
       if (e.actor === null) {
         rolls.push(`<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">${esc(t('moves.roll', { dice: e.text }))}</span>`);
         return;
@@ -399,9 +530,11 @@ export class GamePage {
       row.acts.push(...rolls, `<span data-ply="${i + 1}" class="act${cls}" tabindex="-1">${esc(e.text)}</span>`);
       rolls = [];
     });
-    if (rolls.length) rows.push({ actor: null, acts: rolls });
+    // Rolls not yet followed by an action are the roll of the player to move.
+    if (rolls.length) rows.push({ actor: live && s.turn.kind === 'player' ? s.turn.seat : null, acts: rolls });
     const moves = this.el('.moves');
-    moves.innerHTML = rows.map((r) => `<li class="${r.actor === null ? 'chance' : `p${r.actor}`}">${r.acts.join(' ')}</li>`).join('');
+    const who = (r) => (r.actor === null ? '' : `<span class="who">${esc(this.sideName(r.actor))}</span> `);
+    moves.innerHTML = rows.map((r) => `<li class="${r.actor === null ? 'chance' : `p${r.actor}`}">${who(r)}${r.acts.join(' ')}</li>`).join('');
     // Scroll the list only, never the page (the board stays in view).
     const at = moves.querySelector('.at');
     if (at) moves.scrollTop = at.offsetTop - moves.clientHeight / 2;
