@@ -39,7 +39,7 @@ async function home() {
   const cat = await getCatalog();
   const cards = cat.games.map((g) => `
     <article class="card">
-      <a class="pic" href="#/new/${g.name}" aria-label="${esc(t('home.newGameOf', { game: gameText(g.name, 'title', g.title) }))}">${thumbnail(g)}</a>
+      <a class="pic" href="#/new/${g.name}" tabindex="-1" aria-hidden="true">${thumbnail(g)}</a>
       <h2>${esc(gameText(g.name, 'title', g.title))}</h2>
       <p>${esc(gameText(g.name, 'description', g.description))}</p>
       <p class="muted">${esc(t('home.players', { count: g.players, sides: g.sides.map((s) => sideLabel(g.name, s)).join(', ') }))}</p>
@@ -201,6 +201,8 @@ async function rules(name, reference) {
     ? ` · <a href="#/rules/${esc(r.game)}">${esc(t('rules.players'))}</a> · <a href="#/new/${esc(r.game)}">${esc(t('home.newGame'))}</a>`
     : '';
   main.innerHTML = `<article class="rules"><p><a href="#/">${esc(t('rules.back'))}</a>${links}</p>${r.html}</article>`;
+  // Wide diagrams scroll sideways: reachable by keyboard too.
+  for (const pre of main.querySelectorAll('article.rules pre')) pre.tabIndex = 0;
   window.scrollTo(0, 0);
 }
 

@@ -432,14 +432,15 @@ export class GamePage {
     const mine = this.mine();
     this.el('.players').innerHTML = s.players.map((p) => {
       const turn = s.turn.kind === 'player' && s.turn.seat === p.seat && !s.result;
-      const who = p.kind === 'ai' ? levelLabel(p.level) : p.name;
+      // A person without a name is called by the side's name (the server's, in English).
+      const who = p.kind === 'ai' ? levelLabel(p.level) : p.name === p.side ? this.sideName(p.seat) : p.name;
       const tags = [
         mine[p.seat] ? t('players.you') : '',
         p.kind === 'human' && !p.joined ? t('players.invited') : '',
         s.draw_offer.includes(p.seat) ? t('players.offersDraw') : '',
       ].filter(Boolean).map((x) => `<em>${esc(x)}</em>`).join(' ');
       const spinner = turn && s.thinking ? ` <span class="spinner" aria-label="${esc(t('players.thinking'))}"></span>` : '';
-      return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(p.side)}</span> ${esc(who)} ${tags}${spinner}</div>`;
+      return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(this.sideName(p.seat))}</span> ${esc(who)} ${tags}${spinner}</div>`;
     }).join('');
   }
 
