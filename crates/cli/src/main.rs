@@ -9,6 +9,7 @@ mod bench;
 mod games;
 mod hint;
 mod inspect;
+mod legend;
 mod perft;
 mod play;
 mod replay;
