@@ -337,15 +337,15 @@ async function frenchPage(kind = 'desktop') {
   return { context, page, errors };
 }
 
-test('a French browser gets the French UI and rules, and the switch goes back to English', async () => {
-  const { context, page, errors } = await frenchPage();
+for (const kind of Object.keys(VIEWPORTS)) test(`a French browser gets the French UI and rules, and the switch goes back to English (${kind})`, async () => {
+  const { context, page, errors } = await frenchPage(kind);
   await page.goto(`${BASE}/`);
   await page.waitForSelector('.card');
   assert.equal(await page.getAttribute('html', 'lang'), 'fr');
   assert.equal(await page.textContent('.top nav a'), 'Jeux');
   assert.equal(await page.textContent('.intro h1'), 'Jouer');
   if (has('dragonchess')) assert.ok((await page.locator('.card h2').allTextContents()).includes('Échecs draconiques'));
-  await page.screenshot({ path: path.join(SHOTS, 'home-fr-desktop.png'), fullPage: true });
+  await page.screenshot({ path: path.join(SHOTS, `home-fr-${kind}.png`), fullPage: true });
   const g = catalog.games[0].name;
   await page.goto(`${BASE}/#/rules/${g}`);
   await page.waitForSelector('article.rules h1');
@@ -355,7 +355,7 @@ test('a French browser gets the French UI and rules, and the switch goes back to
   assert.equal(await myTurn(page), 'mine');
   assert.match(await page.textContent('.status'), /^À vous de jouer/);
   assert.equal(await page.textContent('[data-act="flip"]'), 'Retourner');
-  await page.screenshot({ path: path.join(SHOTS, `${g}-fr-desktop.png`) });
+  await page.screenshot({ path: path.join(SHOTS, `${g}-fr-${kind}.png`) });
   await page.selectOption('#lang-switch', 'en');
   await page.waitForFunction(() => document.documentElement.lang === 'en' && document.querySelector('.status')?.textContent.startsWith('Your move'));
   assert.equal(await page.textContent('.top nav a'), 'Games');
@@ -439,9 +439,9 @@ test('the whole last Phylde turn is highlighted, each row named by its player', 
   }
 });
 
-test('the game-over panel after a resignation: who won, how, and what next', async () => {
+for (const kind of Object.keys(VIEWPORTS)) test(`the game-over panel after a resignation: who won, how, and what next (${kind})`, async () => {
   const g = catalog.games.find((x) => x.players === 2) || catalog.games[0];
-  const { context, page, errors } = await newPage('desktop');
+  const { context, page, errors } = await newPage(kind);
   await startVsAi(page, g.name);
   assert.ok(!(await page.locator('.over-panel').isVisible()));
   page.once('dialog', (d) => d.accept());
@@ -451,7 +451,7 @@ test('the game-over panel after a resignation: who won, how, and what next', asy
   assert.equal(await page.locator('.over-panel [data-act="rematch"]').count(), 1);
   assert.equal(await page.getAttribute('.over-panel a[href^="#/new/"]', 'href'), `#/new/${g.name}`);
   assert.match(await page.getAttribute('.over-panel a[download]', 'href'), /\/record$/);
-  await page.screenshot({ path: path.join(SHOTS, 'game-over-desktop.png') });
+  await page.screenshot({ path: path.join(SHOTS, `game-over-${kind}.png`) });
   assert.deepEqual(errors, []);
   await context.close();
 });
