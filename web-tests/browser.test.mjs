@@ -545,3 +545,19 @@ test('axe-core finds no serious accessibility problem on the home, new-game, rul
   }
   assert.deepEqual(found, []);
 });
+
+test('a move refused by the rules says why: Gildervaik warrior\'s compulsory capture', { skip: !has('gildervaik') }, async () => {
+  const created = await post('/api/games', { spec: 'gildervaik(mode=warrior)', position: 'A:e5,h3 B:e6 C:f8,h2 / A' });
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page, errors } = await newPage(kind);
+    await page.goto(`${BASE}/#/game/${created.id}?t=${created.tokens[0].token}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    await page.fill('.typemove input', 'h3-h4');
+    await page.click('.typemove button');
+    await page.waitForSelector('.refusal:not([hidden])');
+    assert.equal(await page.textContent('.refusal'), 'Capture is compulsory: e5 can take on d5.');
+    await page.screenshot({ path: path.join(SHOTS, `compulsory-capture-${kind}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

@@ -182,21 +182,28 @@ export class GamePage {
       this.refuse(null);
     } catch (err) {
       sounds.error();
-      this.refuse(err);
+      this.refuse(err, action);
     }
   }
 
   /**
-   * Say near the board why the server refused (`err`), in the user's
-   * words; `null` clears it.
+   * Say near the board why the server refused (`err`) the `action`, in the
+   * user's words: the game's own reason when its board module can tell
+   * (a compulsory capture), else the refusal's. `null` clears it.
    */
-  refuse(err) {
+  refuse(err, action = null) {
     const box = this.el('.refusal');
     if (!box) return;
     if (!err) { box.hidden = true; box.textContent = ''; return; }
     const vars = { ...err.vars };
     if (vars.side) vars.side = sideLabel(this.g.game, vars.side);
-    box.textContent = refusalText(err.code, vars, err.message);
+    let why = null;
+    if (err.code === 'illegal_move' && action) {
+      try {
+        why = this.module.explain(action, this.g.state.legal, this.module.parse(this.g.state.position));
+      } catch { /* the server's words then */ }
+    }
+    box.textContent = why ?? refusalText(err.code, vars, err.message);
     box.hidden = false;
   }
 

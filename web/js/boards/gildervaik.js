@@ -58,6 +58,14 @@ export default {
     return action === 'pass' ? t('gildervaik.pass') : action;
   },
 
+  /** Warrior: when a capture exists, every move must capture. */
+  explain(action, legal) {
+    const capture = legal.find((a) => a.includes('x'));
+    if (!capture || /x/i.test(action)) return null;
+    const [from, to] = capture.split('x');
+    return t('gildervaik.mustCapture', { from, to });
+  },
+
   /** view.turn: which zone is drawn bottom-right (0 A, 1 B, 2 C). */
   draw(model, view) {
     const angle = { 0: 120, 1: 0, 2: -120 }[view.turn ?? 1];

@@ -88,6 +88,12 @@ export default {
     return action === 'pass' ? t('stelpur.pass') : action;
   },
 
+  /** A last pawn (Hornaskella) moves from rune corner to rune corner. */
+  explain(action, legal, model) {
+    if (!model || model.p[model.toMove]?.length !== 1 || !/\d-\d|x/.test(action)) return null;
+    return t('stelpur.lastPawn');
+  },
+
   draw(model, view) {
     const flip = view.flip;
     const tall = !!view.narrow;
