@@ -561,3 +561,19 @@ test('a move refused by the rules says why: Gildervaik warrior\'s compulsory cap
     await context.close();
   }
 });
+
+test('phone Dragonchess: the level tabs show where the last move and the check are', { skip: !has('dragonchess') }, async () => {
+  // Gold's Oliphant checks along the Ground's top rank.
+  const position = '12/12/12/12/12/12/12/12|4k7/12/12/12/12/12/12/O3K7|12/12/12/12/12/12/12/12 g 0 1';
+  const created = await post('/api/games', { spec: 'dragonchess', position });
+  await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'O2a1-2a8' });
+  const { context, page, errors } = await newPage('phone');
+  await page.goto(`${BASE}/#/game/${created.id}`);
+  await page.waitForSelector('.game[data-ply="1"] .level-tabs button');
+  const marked = (cls) => page.locator(`.level-tabs button.${cls}`).evaluateAll((bs) => bs.map((b) => b.dataset.level));
+  assert.deepEqual(await marked('lastmove'), ['2']);
+  assert.deepEqual(await marked('incheck'), ['2']);
+  assert.match(await page.textContent('.level-tabs button.incheck'), /the last move is here.*check/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

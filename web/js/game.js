@@ -411,10 +411,20 @@ export class GamePage {
 
   showBoard({ g, s, pos, live, last, turn, myTurn }) {
     const level = this.module.levels && narrow.matches ? this.level : 0;
+    const lastActions = [...turn].map((i) => g.history[i]).filter((e) => e.actor !== null).map((e) => e.text);
+    // The levels the last turn touched, and the King's in check (phone tabs).
+    this.lastLevels = new Set(lastActions.flatMap((a) => {
+      const at = this.module.locate(a);
+      return at ? [at.from[0], at.to[0]] : [];
+    }));
+    this.checkLevel = null;
+    if (last?.check) {
+      try { this.checkLevel = this.module.kingToMove?.(this.module.parse(pos))?.[0] ?? null; } catch { /* no mark */ }
+    }
     this.board.show({
       pos,
       legal: myTurn ? s.legal : [],
-      last: [...turn].map((i) => g.history[i]).filter((e) => e.actor !== null).map((e) => e.text),
+      last: lastActions,
       hint: live ? this.hint : null,
       check: !!last?.check,
       view: { flip: this.flipped(), turn: this.zoneTurn(), level, narrow: narrow.matches },
@@ -569,9 +579,14 @@ export class GamePage {
     const targets = new Set((this.board.moves.get(this.board.selected) || []).map((m) => m.to[0]));
     const from = new Set([...this.board.moves.keys()].map((k) => k[0]));
     el.innerHTML = levels.map((l) => {
-      const dot = targets.has(String(l.n)) ? ' •' : '';
-      const movable = from.has(String(l.n)) ? ' movable' : '';
-      return `<button type="button" role="tab" data-level="${l.n}" aria-selected="${l.n === this.level}" class="${l.n === this.level ? 'on' : ''}${movable}">${l.n} ${esc(l.name)}${dot}</button>`;
+      const n = String(l.n);
+      const dot = targets.has(n) ? ' •' : '';
+      const movable = from.has(n) ? ' movable' : '';
+      const lastHere = this.lastLevels?.has(n) ? ' lastmove' : '';
+      const check = this.checkLevel === n ? ' incheck' : '';
+      const notes = [lastHere && t('game.tabLastMove'), check && t('game.tabCheck')].filter(Boolean)
+        .map((x) => `<span class="sr-only"> (${esc(x)})</span>`).join('');
+      return `<button type="button" role="tab" data-level="${l.n}" aria-selected="${l.n === this.level}" class="${l.n === this.level ? 'on' : ''}${movable}${lastHere}${check}">${l.n} ${esc(l.name)}${dot}${notes}</button>`;
     }).join('');
   }
 }
