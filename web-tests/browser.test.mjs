@@ -577,3 +577,47 @@ test('phone Dragonchess: the level tabs show where the last move and the check a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('Stelpur says whose roll it is, what is left, the way pawns run and a last pawn\'s mode', { skip: !has('stelpur') }, async () => {
+  const created = await post('/api/games', { spec: 'stelpur', position: '5/13,14,15 1 - 0 1' });
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page, errors } = await newPage(kind);
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game svg.board');
+    const text = await page.textContent('.extra');
+    assert.match(text, /(South|North)('s roll: \d-\d · (left: |no die left)| to roll)/);
+    assert.match(text, /South: last pawn, corner to corner/);
+    assert.match(text, /Pawns run 1 → 12/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('each Stelpur roll is listed in the row of the side that threw it', { skip: !has('stelpur') }, async () => {
+  const ai = { type: 'ai', level: 'random' };
+  const created = await post('/api/games', { spec: 'stelpur', seats: [ai, ai] });
+  let view;
+  for (let i = 0; i < 100; i++) {
+    view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+    if (view.history.length >= 40 || view.state.result) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { context, page, errors } = await newPage('desktop');
+  await page.routeWebSocket(/\/ws$/, () => {}); // the list as of the snapshot
+  await page.route(`**/api/games/${created.id}`, (route) => route.fulfill({ json: view }));
+  await page.goto(`${BASE}/#/game/${created.id}`);
+  await page.waitForSelector('.moves li');
+  const sides = ['South', 'North'];
+  let rolls = 0;
+  for (const [i, e] of view.history.entries()) {
+    if (e.actor !== null) continue;
+    const before = i === 0 ? view.start : view.history[i - 1].pos;
+    const thrower = sides[Number(before.split(' ')[1]) - 1];
+    const row = page.locator('.moves li', { has: page.locator(`[data-ply="${i + 1}"]`) });
+    assert.equal(await row.locator('.who').textContent(), thrower, `roll ${e.text} at ply ${i + 1}`);
+    rolls += 1;
+  }
+  assert.ok(rolls > 3, `only ${rolls} rolls`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -353,6 +353,7 @@ export class GamePage {
     for (let i = ply - 1; i >= 0; i--) if (g.history[i].actor !== null) { last = g.history[i]; break; }
     return {
       g, s, n, ply, live, last,
+      who: this.whoActed(),
       turn: new Set(this.lastTurn(ply)),
       pos: ply === 0 ? g.start : g.history[ply - 1].pos,
       myTurn: live && !!this.turnToken() && !s.thinking,
@@ -367,6 +368,7 @@ export class GamePage {
    */
   lastTurn(ply) {
     const h = this.g.history;
+    const who = this.whoActed();
     const mine = this.mine();
     let i = ply - 1;
     while (i >= 0 && h[i].actor === null) i--;
@@ -375,15 +377,34 @@ export class GamePage {
     const sinceMine = this.g.num_players > 2 && Object.keys(mine).length > 0 && !mine[actor];
     const out = new Set();
     for (; i >= 0; i--) {
-      const a = h[i].actor;
-      if (a === null) {
+      const a = who[i];
+      if (a === null) { // a roll of unknown thrower: part of the turn it opens
         if (out.has(i + 1)) out.add(i);
         continue;
       }
-      if (sinceMine ? mine[a] : a !== actor) break;
+      if (h[i].actor === null && !sinceMine && a !== actor) continue; // another side's empty roll
+      if (sinceMine ? mine[a] && h[i].actor !== null : a !== actor) break;
       out.add(i);
     }
     return [...out].sort((x, y) => x - y);
+  }
+
+  /**
+   * Who made each history entry: its actor, or for a roll the side the
+   * position before it has to move (the thrower), when the game says so.
+   */
+  whoActed() {
+    const g = this.g;
+    if (this.whoCache?.history === g.history) return this.whoCache.who;
+    const who = g.history.map((e, i) => {
+      if (e.actor !== null) return e.actor;
+      try {
+        const toMove = this.module.parse(i === 0 ? g.start : g.history[i - 1].pos).toMove;
+        return Number.isInteger(toMove) && toMove >= 0 && toMove < g.num_players ? toMove : null;
+      } catch { return null; }
+    });
+    this.whoCache = { history: g.history, who };
+    return who;
   }
 
   render() {
@@ -437,7 +458,8 @@ export class GamePage {
     let model = null;
     try { model = this.module.parse(pos); } catch { /* shown as is */ }
     const check = last?.check ? `<strong class="check">${esc(last.mate ? t('game.checkmate') : t('game.check'))}</strong> ` : '';
-    this.el('.extra').innerHTML = check + (model ? this.module.extra(model, this.g.spec) : '');
+    const sideOf = (seat) => this.sideName(seat);
+    this.el('.extra').innerHTML = check + (model ? this.module.extra(model, this.g.spec, sideOf) : '');
     const buttons = myTurn ? s.legal.filter((a) => !this.module.locate(a)) : [];
     this.el('.buttons').innerHTML = buttons.length > 12 ? '' : buttons
       .map((a) => `<button type="button" data-action="${esc(a)}">${esc(this.module.label(a))}</button>`).join('');
@@ -530,29 +552,33 @@ export class GamePage {
   }
 
   /** One row per turn: the roll(s) before it, then the player's actions. */
-  showMoveList({ g, s, n, ply, live, turn }) {
+  /**
+   * One row per turn, named by its player: the side's rolls and actions in
+   * a row (a roll whose thrower the game does not say opens the next row).
+   */
+  showMoveList({ g, n, ply, live, who, turn }) {
     this.el('.plyinfo').textContent = live ? t('moves.ply', { n }) : t('moves.plyOf', { ply, n });
     const rows = [];
     let row = null;
     let rolls = [];
     g.history.forEach((e, i) => {
       const cls = `${i + 1 === ply ? ' at' : ''}${turn.has(i) ? ' turn' : ''}`;
-      if (e.actor === null) {
-        rolls.push(`<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">${esc(t('moves.roll', { dice: e.text }))}</span>`);
-        return;
-      }
-      if (!row || row.actor !== e.actor || rolls.length) {
-        row = { actor: e.actor, acts: [] };
+      const chance = e.actor === null;
+      const text = chance
+        ? `<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">${esc(t('moves.roll', { dice: e.text }))}</span>`
+        : `<span data-ply="${i + 1}" class="act${cls}" tabindex="-1">${esc(e.text)}</span>`;
+      if (who[i] === null) { rolls.push(text); return; }
+      if (!row || row.actor !== who[i] || rolls.length) {
+        row = { actor: who[i], acts: [] };
         rows.push(row);
       }
-      row.acts.push(...rolls, `<span data-ply="${i + 1}" class="act${cls}" tabindex="-1">${esc(e.text)}</span>`);
+      row.acts.push(...rolls, text);
       rolls = [];
     });
-    // Rolls not yet followed by an action are the roll of the player to move.
-    if (rolls.length) rows.push({ actor: live && s.turn.kind === 'player' ? s.turn.seat : null, acts: rolls });
+    if (rolls.length) rows.push({ actor: null, acts: rolls });
     const moves = this.el('.moves');
-    const who = (r) => (r.actor === null ? '' : `<span class="who">${esc(this.sideName(r.actor))}</span> `);
-    moves.innerHTML = rows.map((r) => `<li class="${r.actor === null ? 'chance' : `p${r.actor}`}">${who(r)}${r.acts.join(' ')}</li>`).join('');
+    const name = (r) => (r.actor === null ? '' : `<span class="who">${esc(this.sideName(r.actor))}</span> `);
+    moves.innerHTML = rows.map((r) => `<li class="${r.actor === null ? 'chance' : `p${r.actor}`}">${name(r)}${r.acts.join(' ')}</li>`).join('');
     // Scroll the list only, never the page (the board stays in view).
     const at = moves.querySelector('.at');
     if (at) moves.scrollTop = at.offsetTop - moves.clientHeight / 2;
