@@ -93,9 +93,18 @@ async function home() {
   document.getElementById('games').innerHTML = rows.length ? rows.map((g) => `
     <a class="gamerow" href="#/game/${g.id}">
       <strong>${esc(gameText(g.game, 'title', g.title))}</strong>
-      <span>${g.players.map((p) => esc(p.name)).join(' · ')}</span>
-      <span class="muted">${esc(g.over ? t('home.over', { result: g.result }) : t('moves.ply', { n: g.ply }))}${mine.has(g.id) ? esc(t('home.yours')) : ''}</span>
+      <span>${g.players.map((p) => esc(p.kind === 'ai' && p.level ? levelLabel(p.level) : p.name === p.side ? sideLabel(g.game, p.side) : p.name)).join(' · ')}</span>
+      <span class="muted">${esc(g.over ? resultText(g) : t('moves.ply', { n: g.ply }))}${mine.has(g.id) ? esc(t('home.yours')) : ''}</span>
     </a>`).join('') : esc(t('home.noGamesYet'));
+}
+
+/** A finished game's result in words: `win 2` (seats from 1, as in records) names the side. */
+function resultText(g) {
+  const win = /^win (\d+)$/.exec(g.result || '');
+  const side = win && g.players[Number(win[1]) - 1]?.side;
+  if (side) return t('home.won', { side: sideLabel(g.game, side) });
+  if (/^draw/.test(g.result || '')) return t('home.drawn');
+  return t('home.over', { result: g.result });
 }
 
 /** The control of one rule option, built from its kind (catalog data). */
