@@ -587,7 +587,7 @@ test('Stelpur says whose roll it is, what is left, the way pawns run and a last 
     const text = await page.textContent('.extra');
     assert.match(text, /(South|North)('s roll: \d-\d · (left: |no die left)| to roll)/);
     assert.match(text, /South: last pawn, corner to corner/);
-    assert.match(text, /Pawns run 1 → 12/);
+    assert.match(text, /Pawns run forward by number: 1 → 12, 13 → 24/);
     assert.deepEqual(errors, []);
     await context.close();
   }
