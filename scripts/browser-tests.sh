@@ -3,15 +3,16 @@
 # needed, starts `tabula serve` on a free loopback port with a fresh
 # database, plays every registered game by clicking (desktop and phone
 # viewports; screenshots in web-tests/screenshots/), then stops the server.
-# First, without a browser: every string key of the app is in en.json.
+# First, without a browser: every string key of the app is in every language.
 #
 #   scripts/browser-tests.sh            # builds the `tabula` binary (test profile)
 #   TABULA_BIN=path/to/tabula scripts/browser-tests.sh
+#   scripts/browser-tests.sh --test-name-pattern=axe   # some tests only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-# Every string key of the app exists in web/locales/en.json (node only).
+# Every string key of the app exists in every web/locales/*.json (node only).
 node --test web-tests/i18n.test.mjs
 
 scripts/install-test-deps.sh
@@ -22,6 +23,7 @@ if [ -z "$BIN" ]; then
   BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/tabula"
 fi
 
+BIN=$(realpath "$BIN") # the tests below start servers of their own from web-tests/
 WORK=$(mktemp -d)
 SERVER_PID=""
 cleanup() {
@@ -42,4 +44,4 @@ done
 [ -n "$URL" ] || { echo "the server did not start"; cat "$WORK/server.log"; exit 1; }
 
 cd web-tests
-TABULA_URL="$URL" SCREENSHOTS="$ROOT/web-tests/screenshots" node --test --test-concurrency=1 ${TEST_NAME:+--test-name-pattern="$TEST_NAME"} browser.test.mjs
+TABULA_BIN="$BIN" TABULA_URL="$URL" SCREENSHOTS="$ROOT/web-tests/screenshots" node --test --test-concurrency=1 "$@" browser.test.mjs

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the browser tests need, if missing: Debian's `chromium`
-# and the npm package `playwright-core` (pinned by web-tests/package-lock.json;
-# it downloads no browser of its own).
+# and the npm packages of web-tests/package.json, pinned by its package-lock.json
+# (`playwright-core`, which downloads no browser of its own, and `axe-core`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +13,6 @@ if [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-if [ ! -f web-tests/node_modules/playwright-core/package.json ]; then
+if [ ! -f web-tests/node_modules/playwright-core/package.json ] || [ ! -f web-tests/node_modules/axe-core/axe.min.js ]; then
   (cd web-tests && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -4,10 +4,15 @@
 // link in a second browser and both sides play.
 //
 // Needs a running server at TABULA_URL (scripts/browser-tests.sh starts
-// one) and Chromium at CHROMIUM (default /usr/bin/chromium).
+// one) and Chromium at CHROMIUM (default /usr/bin/chromium). With
+// TABULA_BIN (the `tabula` binary), a test also starts, stops and restarts
+// a server of its own; axe-core checks the pages' accessibility.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -383,4 +388,305 @@ test('two people meet in the lobby, play and chat; a spectator chats apart', asy
   await bob.page.screenshot({ path: path.join(SHOTS, `lobby-game-${g.name}-phone.png`) });
   assert.deepEqual([...ann.errors, ...bob.errors, ...spy.errors], []);
   for (const x of [ann, bob, spy]) await x.context.close();
+});
+
+// ------------------------------------------------------------------ at a glance
+
+const post = async (url, body) => (await fetch(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+const fr = JSON.parse(fs.readFileSync(new URL('../web/locales/fr.json', import.meta.url), 'utf8'));
+const has = (name) => catalog.games.some((x) => x.name === name);
+
+/** A page of a browser set to French (`navigator.languages` = fr-FR). */
+async function frenchPage(kind = 'desktop') {
+  const context = await browser.newContext({ ...VIEWPORTS[kind], locale: 'fr-FR' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'warning' && m.text().startsWith('i18n:')) errors.push(m.text()); });
+  return { context, page, errors };
+}
+
+for (const kind of Object.keys(VIEWPORTS)) test(`a French browser gets the French UI and rules, and the switch goes back to English (${kind})`, async () => {
+  const { context, page, errors } = await frenchPage(kind);
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('.card');
+  assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+  assert.equal(await page.textContent('.top nav a'), 'Jeux');
+  assert.equal(await page.textContent('.intro h1'), 'Jouer');
+  if (has('dragonchess')) assert.ok((await page.locator('.card h2').allTextContents()).includes('Échecs draconiques'));
+  await page.screenshot({ path: path.join(SHOTS, `home-fr-${kind}.png`), fullPage: true });
+  const g = catalog.games[0].name;
+  await page.goto(`${BASE}/#/rules/${g}`);
+  await page.waitForSelector('article.rules h1');
+  assert.match(await page.textContent('article.rules h1'), /règles pour les joueurs/);
+  // A game against the AI: the status and the controls speak French.
+  await startVsAi(page, g);
+  assert.equal(await myTurn(page), 'mine');
+  assert.match(await page.textContent('.status'), /^À vous de jouer/);
+  assert.equal(await page.textContent('[data-act="flip"]'), 'Retourner');
+  await page.screenshot({ path: path.join(SHOTS, `${g}-fr-${kind}.png`) });
+  await page.selectOption('#lang-switch', 'en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en' && document.querySelector('.status')?.textContent.startsWith('Your move'));
+  assert.equal(await page.textContent('.top nav a'), 'Games');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a refused move is explained near the board, in the user\'s language', async () => {
+  const g = catalog.games.find((x) => x.players === 2 && !x.game_type.chance) || catalog.games[0];
+  const created = await post('/api/games', { spec: g.name });
+  const token = created.tokens[0].token;
+  const { context, page, errors } = await frenchPage();
+  // The page never hears of the move made elsewhere below: it still offers its moves.
+  await page.routeWebSocket(/\/ws$/, () => {});
+  await page.goto(`${BASE}/#/game/${created.id}?t=${token}`);
+  await page.waitForSelector('.game[data-turn="mine"]');
+  const view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  await post(`/api/games/${created.id}/move`, { token, action: view.state.legal[0] });
+  const refused = page.waitForResponse((r) => r.url().endsWith('/move') && r.status() >= 400);
+  await clickMove(page).catch(() => {}); // the ply never grows
+  const body = await (await refused).json();
+  assert.ok(body.code && fr.errors[body.code], `a known code: ${JSON.stringify(body)}`);
+  const box = page.locator('.board-area .refusal');
+  await box.waitFor();
+  const side = fr.games[g.name]?.sides?.[body.vars?.side] ?? body.vars?.side;
+  const want = fr.errors[body.code].replace(/\{\{(\w+)\}\}/g, (m, k) => (k === 'side' ? side : body.vars[k]));
+  assert.equal(await box.textContent(), want);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a spectator sees a banner, no move box and no player controls', async () => {
+  const g = catalog.games.find((x) => x.players === 2) || catalog.games[0];
+  const created = await post('/api/games', { spec: g.name });
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page, errors } = await newPage(kind);
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game svg.board');
+    assert.equal(await page.textContent('.banner.watching'), 'You are watching this game.');
+    assert.ok(await page.locator('.banner.watching').isVisible());
+    assert.ok(!(await page.locator('.typemove').isVisible()), 'no move box');
+    assert.deepEqual(await page.locator('.controls button').evaluateAll((bs) => bs.map((b) => b.dataset.act).filter((a) => a !== 'zoom')), ['flip']);
+    await page.screenshot({ path: path.join(SHOTS, `spectator-${kind}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  // A player's own page has no banner, and no Undo in a game between people.
+  const { context, page } = await newPage('desktop');
+  await page.goto(`${BASE}/#/game/${created.id}?t=${created.tokens[0].token}`);
+  await page.waitForSelector('.game[data-turn="mine"]');
+  assert.ok(!(await page.locator('.banner.watching').isVisible()));
+  assert.ok(await page.locator('.typemove').isVisible());
+  await clickMove(page);
+  assert.equal(await page.locator('[data-act="undo"]').count(), 0, 'no Undo against a person');
+  assert.ok(!(await page.locator('.typemove').isVisible()), 'no move box on the other side\'s turn');
+  await context.close();
+});
+
+test('the whole last Phylde turn is highlighted, each row named by its player', { skip: !has('phylde') }, async () => {
+  const created = await post('/api/games', { spec: 'phylde' });
+  const token = created.tokens[0].token;
+  const played = [];
+  for (let i = 0; i < 3; i++) {
+    const view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+    const action = view.state.legal.find((a) => /^[a-r]5-[a-r]6$/.test(a));
+    await post(`/api/games/${created.id}/move`, { token, action });
+    played.push(action);
+  }
+  await post(`/api/games/${created.id}/move`, { token, action: 'end' });
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page, errors } = await newPage(kind);
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game[data-ply="4"] svg.board');
+    assert.deepEqual(await page.locator('.moves .act.turn').allTextContents(), [...played, 'end']);
+    assert.equal(await page.textContent('.moves li .who'), 'South');
+    const lit = await page.locator('svg.board .cell.last').evaluateAll((cs) => cs.map((c) => c.dataset.key).sort());
+    assert.deepEqual(lit, played.flatMap((a) => a.split('-')).sort());
+    await page.screenshot({ path: path.join(SHOTS, `phylde-last-turn-${kind}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+for (const kind of Object.keys(VIEWPORTS)) test(`the game-over panel after a resignation: who won, how, and what next (${kind})`, async () => {
+  const g = catalog.games.find((x) => x.players === 2) || catalog.games[0];
+  const { context, page, errors } = await newPage(kind);
+  await startVsAi(page, g.name);
+  assert.ok(!(await page.locator('.over-panel').isVisible()));
+  page.once('dialog', (d) => d.accept());
+  await page.click('[data-act="resign"]');
+  await page.waitForSelector('.game[data-turn="over"] .over-panel h2');
+  assert.equal(await page.textContent('.over-panel h2'), 'You lose — by resignation');
+  assert.equal(await page.locator('.over-panel [data-act="rematch"]').count(), 1);
+  assert.equal(await page.getAttribute('.over-panel a[href^="#/new/"]', 'href'), `#/new/${g.name}`);
+  assert.match(await page.getAttribute('.over-panel a[download]', 'href'), /\/record$/);
+  await page.screenshot({ path: path.join(SHOTS, `game-over-${kind}.png`) });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Start `tabula serve` (TABULA_BIN) on `addr` with database `db`; its URL and process. */
+async function startServer(db, addr = '127.0.0.1:0') {
+  const proc = spawn(process.env.TABULA_BIN, ['serve', '--addr', addr, '--db', db, '--ai-pause-ms', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise((resolve, reject) => {
+    const seen = (chunk) => {
+      out += chunk;
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+      if (m) resolve(m[0]);
+    };
+    proc.stdout.on('data', seen);
+    proc.stderr.on('data', seen);
+    proc.once('exit', (code) => reject(new Error(`the server stopped (${code}): ${out}`)));
+    setTimeout(() => reject(new Error(`the server did not start: ${out}`)), 30000);
+  });
+  return { proc, url };
+}
+
+async function stopServer(proc) {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  proc.kill('SIGKILL'); // as a crash: nothing is closed politely
+  await once(proc, 'exit');
+}
+
+test('a banner while the server cannot be reached, and a clear message when it is back', { skip: !process.env.TABULA_BIN && 'needs TABULA_BIN' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-reconnect-'));
+  const db = path.join(dir, 'tabula.db');
+  let server = await startServer(db);
+  const { context, page, errors } = await newPage('desktop');
+  try {
+    const g = catalog.games.find((x) => x.players === 2) || catalog.games[0];
+    const res = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: g.name }) });
+    const created = await res.json();
+    await page.goto(`${server.url}/#/game/${created.id}?t=${created.tokens[0].token}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    assert.ok(!(await page.locator('.banner.conn').isVisible()));
+    await stopServer(server.proc);
+    await page.waitForSelector('.banner.conn[data-state="down"]', { state: 'visible', timeout: 10000 });
+    assert.equal(await page.textContent('.banner.conn'), 'Connection lost: reconnecting…');
+    await page.screenshot({ path: path.join(SHOTS, 'reconnecting-desktop.png') });
+    server = await startServer(db, new URL(server.url).host);
+    await page.waitForSelector('.banner.conn[data-state="back"]', { state: 'visible', timeout: 15000 });
+    assert.equal(await page.textContent('.banner.conn'), 'Connected again: the game is up to date.');
+    // The game goes on over the new connection, and the message goes away.
+    await clickMove(page);
+    await page.waitForSelector('.banner.conn', { state: 'hidden', timeout: 10000 });
+    // A console error for each refused reconnection is the browser's, not the page's.
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    await stopServer(server.proc);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const AXE = fs.readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is. */
+async function axeViolations(page) {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('axe-core finds no serious accessibility problem on the home, new-game, rules and game pages', async () => {
+  const found = [];
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page } = await newPage(kind);
+    const check = async (what) => { for (const v of await axeViolations(page)) found.push(`${kind} ${what}: ${v}`); };
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('.gamerow, #games:not(:empty)');
+    await check('home');
+    await page.goto(`${BASE}/#/new/${catalog.games[0].name}`);
+    await page.waitForSelector('#start');
+    await check('new game');
+    await page.goto(`${BASE}/#/rules/${catalog.games[0].name}`);
+    await page.waitForSelector('article.rules h1');
+    await check('rules');
+    for (const g of catalog.games) {
+      await startVsAi(page, g.name);
+      await myTurn(page);
+      await check(`${g.name} game`);
+    }
+    await context.close();
+  }
+  assert.deepEqual(found, []);
+});
+
+test('a move refused by the rules says why: Gildervaik warrior\'s compulsory capture', { skip: !has('gildervaik') }, async () => {
+  const created = await post('/api/games', { spec: 'gildervaik(mode=warrior)', position: 'A:e5,h3 B:e6 C:f8,h2 / A' });
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page, errors } = await newPage(kind);
+    await page.goto(`${BASE}/#/game/${created.id}?t=${created.tokens[0].token}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    await page.fill('.typemove input', 'h3-h4');
+    await page.click('.typemove button');
+    await page.waitForSelector('.refusal:not([hidden])');
+    assert.equal(await page.textContent('.refusal'), 'Capture is compulsory: e5 can take on d5.');
+    await page.screenshot({ path: path.join(SHOTS, `compulsory-capture-${kind}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('phone Dragonchess: the level tabs show where the last move and the check are', { skip: !has('dragonchess') }, async () => {
+  // Gold's Oliphant checks along the Ground's top rank.
+  const position = '12/12/12/12/12/12/12/12|4k7/12/12/12/12/12/12/O3K7|12/12/12/12/12/12/12/12 g 0 1';
+  const created = await post('/api/games', { spec: 'dragonchess', position });
+  await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'O2a1-2a8' });
+  const { context, page, errors } = await newPage('phone');
+  await page.goto(`${BASE}/#/game/${created.id}`);
+  await page.waitForSelector('.game[data-ply="1"] .level-tabs button');
+  const marked = (cls) => page.locator(`.level-tabs button.${cls}`).evaluateAll((bs) => bs.map((b) => b.dataset.level));
+  assert.deepEqual(await marked('lastmove'), ['2']);
+  assert.deepEqual(await marked('incheck'), ['2']);
+  assert.match(await page.textContent('.level-tabs button.incheck'), /the last move is here.*check/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Stelpur says whose roll it is, what is left, the way pawns run and a last pawn\'s mode', { skip: !has('stelpur') }, async () => {
+  const created = await post('/api/games', { spec: 'stelpur', position: '5/13,14,15 1 - 0 1' });
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page, errors } = await newPage(kind);
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game svg.board');
+    const text = await page.textContent('.extra');
+    assert.match(text, /(South|North)('s roll: \d-\d · (left: |no die left)| to roll)/);
+    assert.match(text, /South: last pawn, corner to corner/);
+    assert.match(text, /Pawns run forward by number: 1 → 12, 13 → 24/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('each Stelpur roll is listed in the row of the side that threw it', { skip: !has('stelpur') }, async () => {
+  const ai = { type: 'ai', level: 'random' };
+  const created = await post('/api/games', { spec: 'stelpur', seats: [ai, ai] });
+  let view;
+  for (let i = 0; i < 100; i++) {
+    view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+    if (view.history.length >= 40 || view.state.result) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { context, page, errors } = await newPage('desktop');
+  await page.routeWebSocket(/\/ws$/, () => {}); // the list as of the snapshot
+  await page.route(`**/api/games/${created.id}`, (route) => route.fulfill({ json: view }));
+  await page.goto(`${BASE}/#/game/${created.id}`);
+  await page.waitForSelector('.moves li');
+  const sides = ['South', 'North'];
+  let rolls = 0;
+  for (const [i, e] of view.history.entries()) {
+    if (e.actor !== null) continue;
+    const before = i === 0 ? view.start : view.history[i - 1].pos;
+    const thrower = sides[Number(before.split(' ')[1]) - 1];
+    const row = page.locator('.moves li', { has: page.locator(`[data-ply="${i + 1}"]`) });
+    assert.equal(await row.locator('.who').textContent(), thrower, `roll ${e.text} at ply ${i + 1}`);
+    rolls += 1;
+  }
+  assert.ok(rolls > 3, `only ${rolls} rolls`);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -1,4 +1,13 @@
 // The server's JSON API and the seat tokens this browser holds.
+import { t, hasKey } from './i18n.js';
+
+/**
+ * The words for a refusal of the server: its `code` translated (with its
+ * `vars`), else the server's own English line.
+ */
+export function refusalText(code, vars, fallback) {
+  return code && hasKey(`errors.${code}`) ? t(`errors.${code}`, vars || {}) : fallback;
+}
 
 /** Call the API: GET without a body, else POST (or `method`) with JSON. */
 export async function api(path, body, method) {
@@ -11,7 +20,11 @@ export async function api(path, body, method) {
   const text = await res.text();
   let data;
   try { data = JSON.parse(text); } catch { data = { error: text }; }
-  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const err = new Error(refusalText(data.code, data.vars, data.error || `${res.status} ${res.statusText}`));
+    Object.assign(err, { code: data.code, vars: data.vars || {}, status: res.status });
+    throw err;
+  }
   return data;
 }
 

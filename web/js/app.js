@@ -13,8 +13,8 @@ import { profilePage } from './profile.js';
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
 import { GamePage } from './game.js';
-import { esc, levelLabel } from './util.js';
-import { t, initI18n, translateStatic } from './i18n.js';
+import { esc, levelLabel, gameText, sideLabel } from './util.js';
+import { t, initI18n, translateStatic, language, saveLanguage, LANGUAGES, LANGUAGE_NAMES } from './i18n.js';
 
 const main = document.getElementById('app');
 /** The AI level offered first: the server's default for a seat without one. */
@@ -61,10 +61,10 @@ async function home() {
   const cat = await getCatalog();
   const cards = cat.games.map((g) => `
     <article class="card">
-      <a class="pic" href="#/new/${g.name}" aria-label="${esc(t('home.newGameOf', { game: g.title }))}">${thumbnail(g)}</a>
-      <h2>${esc(g.title)}</h2>
-      <p>${esc(g.description)}</p>
-      <p class="muted">${esc(t('home.players', { count: g.players, sides: g.sides.join(', ') }))}</p>
+      <a class="pic" href="#/new/${g.name}" tabindex="-1" aria-hidden="true">${thumbnail(g)}</a>
+      <h2>${esc(gameText(g.name, 'title', g.title))}</h2>
+      <p>${esc(gameText(g.name, 'description', g.description))}</p>
+      <p class="muted">${esc(t('home.players', { count: g.players, sides: g.sides.map((s) => sideLabel(g.name, s)).join(', ') }))}</p>
       <div class="row">
         <a class="button" href="#/new/${g.name}">${esc(t('home.newGame'))}</a>
         <a class="button ghost" href="#/rules/${g.name}">${esc(t('home.rules'))}</a>
@@ -114,10 +114,19 @@ async function home() {
     .slice(0, 30);
   document.getElementById('games').innerHTML = rows.length ? rows.map((g) => `
     <a class="gamerow" href="#/game/${g.id}">
-      <strong>${esc(g.title)}</strong>
-      <span>${g.players.map((p) => esc(p.name)).join(' · ')}</span>
-      <span class="muted">${esc(g.over ? t('home.over', { result: g.result }) : t('moves.ply', { n: g.ply }))}${mine.has(g.id) ? esc(t('home.yours')) : ''}</span>
+      <strong>${esc(gameText(g.game, 'title', g.title))}</strong>
+      <span>${g.players.map((p) => esc(p.kind === 'ai' && p.level ? levelLabel(p.level) : p.name === p.side ? sideLabel(g.game, p.side) : p.name)).join(' · ')}</span>
+      <span class="muted">${esc(g.over ? resultText(g) : t('moves.ply', { n: g.ply }))}${mine.has(g.id) ? esc(t('home.yours')) : ''}</span>
     </a>`).join('') : esc(t('home.noGamesYet'));
+}
+
+/** A finished game's result in words: `win 2` (seats from 1, as in records) names the side. */
+function resultText(g) {
+  const win = /^win (\d+)$/.exec(g.result || '');
+  const side = win && g.players[Number(win[1]) - 1]?.side;
+  if (side) return t('home.won', { side: sideLabel(g.game, side) });
+  if (/^draw/.test(g.result || '')) return t('home.drawn');
+  return t('home.over', { result: g.result });
 }
 
 /** The control of one rule option, built from its kind (catalog data). */
@@ -141,8 +150,9 @@ function optionInput(o) {
   }
 }
 
-function optionField(o) {
-  return `<div class="opt" title="${esc(o.help)}"><label for="opt-${esc(o.key)}">${esc(o.key.replaceAll('_', ' '))}</label>${optionInput(o)}<small>${esc(o.help)}</small></div>`;
+function optionField(game, o) {
+  const help = gameText(game, `options.${o.key}`, o.help);
+  return `<div class="opt" title="${esc(help)}"><label for="opt-${esc(o.key)}">${esc(o.key.replaceAll('_', ' '))}</label>${optionInput(o)}<small>${esc(help)}</small></div>`;
 }
 
 /** The value of an option's control as the spec string writes it. */
@@ -160,21 +170,21 @@ async function newGame(name) {
   const levels = cat.levels.map((l) => `<option value="${esc(l)}"${l === preset ? ' selected' : ''}>${esc(levelLabel(l))}</option>`).join('');
   const seatRows = g.sides.map((side, i) => `
     <div class="seat">
-      <span class="chip p${i}">${esc(side)}</span>
-      <select data-seat="${i}" class="seatkind" aria-label="${esc(t('newGame.playedBy', { side }))}">
+      <span class="chip p${i}">${esc(sideLabel(g.name, side))}</span>
+      <select data-seat="${i}" class="seatkind" aria-label="${esc(t('newGame.playedBy', { side: sideLabel(g.name, side) }))}">
         <option value="me"${i === 0 ? ' selected' : ''}>${esc(t('newGame.me'))}</option>
         <option value="ai"${i > 0 ? ' selected' : ''}>${esc(t('newGame.ai'))}</option>
         <option value="friend">${esc(t('newGame.friend'))}</option>
       </select>
-      <select data-level="${i}" class="level" aria-label="${esc(t('newGame.levelFor', { side }))}">${levels}</select>
+      <select data-level="${i}" class="level" aria-label="${esc(t('newGame.levelFor', { side: sideLabel(g.name, side) }))}">${levels}</select>
     </div>`).join('');
   main.innerHTML = `
     <section class="newgame">
-      <h1>${esc(t('newGame.title', { game: g.title }))}</h1>
+      <h1>${esc(t('newGame.title', { game: gameText(g.name, 'title', g.title) }))}</h1>
       <div class="pic big">${thumbnail(g)}</div>
       <form id="new">
         <fieldset><legend>${esc(t('newGame.seats'))}</legend>${seatRows}</fieldset>
-        <details><summary>${esc(t('options.title'))}</summary><div class="options">${g.options.map(optionField).join('') || `<p>${esc(t('options.empty'))}</p>`}
+        <details><summary>${esc(t('options.title'))}</summary><div class="options">${g.options.map((o) => optionField(g.name, o)).join('') || `<p>${esc(t('options.empty'))}</p>`}
           <label><span>${esc(t('options.start'))}</span><input id="startpos" placeholder="${esc(t('options.startPlaceholder'))}" autocomplete="off"><small>${esc(t('options.startHelp'))}</small></label>
         </div></details>
         <button type="submit" id="start">${esc(t('newGame.start'))}</button>
@@ -217,11 +227,13 @@ async function newGame(name) {
 /** A rules page: a game's (`reference` set: its full spec), or `reference`, the shared conventions. */
 async function rules(name, reference) {
   main.innerHTML = `<p class="muted">${esc(t('app.loading'))}</p>`;
-  const r = await api(`/api/rules/${encodeURIComponent(name)}${reference ? '/reference' : ''}`);
+  const r = await api(`/api/rules/${encodeURIComponent(name)}${reference ? '/reference' : `?lang=${language()}`}`);
   const links = r.game
     ? ` · <a href="#/rules/${esc(r.game)}">${esc(t('rules.players'))}</a> · <a href="#/new/${esc(r.game)}">${esc(t('home.newGame'))}</a>`
     : '';
   main.innerHTML = `<article class="rules"><p><a href="#/">${esc(t('rules.back'))}</a>${links}</p>${r.html}</article>`;
+  // Wide diagrams scroll sideways: reachable by keyboard too.
+  for (const pre of main.querySelectorAll('article.rules pre')) pre.tabIndex = 0;
   window.scrollTo(0, 0);
 }
 
@@ -256,7 +268,10 @@ const showSound = () => {
   soundButton.setAttribute('aria-pressed', String(soundOn()));
 };
 soundButton.addEventListener('click', () => { setSound(!soundOn()); showSound(); });
+const langSwitch = document.getElementById('lang-switch');
 await initI18n();
+langSwitch.innerHTML = LANGUAGES.map((l) => `<option value="${l}" lang="${l}"${l === language() ? ' selected' : ''}>${esc(LANGUAGE_NAMES[l])}</option>`).join('');
+langSwitch.addEventListener('change', () => { saveLanguage(langSwitch.value); location.reload(); });
 translateStatic();
 showSound();
 me = await whoAmI();

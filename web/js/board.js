@@ -38,7 +38,10 @@ export class BoardView {
     });
   }
 
-  /** pos: position string; legal: actions playable by this browser now. */
+  /**
+   * pos: position string; legal: actions playable by this browser now;
+   * last: the actions of the last turn (one action text or a list).
+   */
   show({ pos, legal = [], last = null, hint = null, check = false, view = {} }) {
     this.view = { ...this.view, ...view };
     const model = this.game.parse(pos);
@@ -52,7 +55,7 @@ export class BoardView {
       if (!this.moves.has(at.from)) this.moves.set(at.from, []);
       this.moves.get(at.from).push({ ...at, action });
     }
-    this.mark(last, 'last');
+    for (const action of [].concat(last ?? [])) this.mark(action, 'last');
     this.mark(hint, 'hint');
     const king = check && this.game.kingToMove?.(model);
     if (king) this.els.get(king)?.classList.add('incheck');

@@ -1,10 +1,10 @@
 // One game on screen: the board, the players, the move list with replay,
 // and the controls. Live through the game's WebSocket; moves are posted.
-import { api, mySeats, invites, rememberSeat, forgetSeat, playerName } from './api.js';
+import { api, mySeats, invites, rememberSeat, forgetSeat, playerName, refusalText } from './api.js';
 import { BoardView } from './board.js';
 import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
-import { esc, levelLabel } from './util.js';
+import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { t, translateStatic } from './i18n.js';
 import { ChatPanel } from './chat.js';
 
@@ -22,6 +22,7 @@ export class GamePage {
     this.flip = null;
     this.level = 2;
     this.closed = false;
+    this.down = false; // the live channel is lost and being reopened
     this.onKey = (e) => this.key(e);
   }
 
@@ -44,6 +45,7 @@ export class GamePage {
 
   close() {
     this.closed = true;
+    clearTimeout(this.backTimer);
     document.title = t('app.title');
     this.ws?.close();
     document.removeEventListener('keydown', this.onKey);
@@ -54,13 +56,20 @@ export class GamePage {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;
+    ws.onopen = () => {
+      if (!this.down) return;
+      this.down = false;
+      this.showConnection(true);
+    };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === 'snapshot' || msg.type === 'update') this.apply(msg, msg.type === 'update');
       else if (msg.type === 'chat') this.chat?.add(msg);
     };
     ws.onclose = () => {
-      if (!this.closed) setTimeout(() => !this.closed && this.connect(), 1000);
+      if (this.closed) return;
+      if (!this.down) { this.down = true; this.showConnection(false); }
+      setTimeout(() => !this.closed && this.connect(), 1000);
     };
   }
 
@@ -74,7 +83,8 @@ export class GamePage {
       this.you = msg.you || [];
       this.chat?.reset(msg.chat || [], this.you.length > 0);
     }
-    if (live && fresh.length) this.hint = null;
+    if (live && fresh.length) { this.hint = null; this.refuse(null); }
+    if (live) this.announce(fresh.filter((e) => e.actor !== null));
     if (live) {
       for (const e of fresh) {
         if (e.actor === null) sounds.dice();
@@ -109,12 +119,17 @@ export class GamePage {
     this.main.innerHTML = `
       <section class="game">
         <div class="board-area">
+          <p class="banner conn" role="status" hidden></p>
+          <p class="banner watching" hidden></p>
+          <div class="over-panel" hidden></div>
           <div class="level-tabs" role="tablist" hidden></div>
           <div class="board-host" id="board"></div>
+          <p class="refusal" role="alert" hidden></p>
           <div class="under">
             <div class="extra"></div>
             <div class="buttons"></div>
           </div>
+          <p class="sr-only announce" aria-live="polite"></p>
         </div>
         <aside class="panel">
           <div class="players"></div>
@@ -155,6 +170,10 @@ export class GamePage {
       if (input.value.trim()) this.play(input.value.trim());
       input.value = '';
     });
+    this.el('.over-panel').addEventListener('click', (e) => {
+      const act = e.target.closest('button')?.dataset.act;
+      if (act) this.control(act);
+    });
     this.el('.controls').addEventListener('click', (e) => {
       const act = e.target.closest('button')?.dataset.act;
       if (act) this.control(act);
@@ -174,10 +193,55 @@ export class GamePage {
     if (token === undefined || this.viewPly !== null) return;
     try {
       await api(`/api/games/${this.id}/move`, { token, action, ply: this.g.state.ply });
+      this.refuse(null);
     } catch (err) {
       sounds.error();
-      this.toast(err.message, true);
+      this.refuse(err, action);
     }
+  }
+
+  /**
+   * Say near the board why the server refused (`err`) the `action`, in the
+   * user's words: the game's own reason when its board module can tell
+   * (a compulsory capture), else the refusal's. `null` clears it.
+   */
+  refuse(err, action = null) {
+    const box = this.el('.refusal');
+    if (!box) return;
+    if (!err) { box.hidden = true; box.textContent = ''; return; }
+    const vars = { ...err.vars };
+    if (vars.side) vars.side = sideLabel(this.g.game, vars.side);
+    let why = null;
+    if (err.code === 'illegal_move' && action) {
+      try {
+        why = this.module.explain(action, this.g.state.legal, this.module.parse(this.g.state.position));
+      } catch { /* the server's words then */ }
+    }
+    box.textContent = why ?? refusalText(err.code, vars, err.message);
+    box.hidden = false;
+  }
+
+  /** The live channel is lost (`back` false) or open again (`back` true). */
+  showConnection(back) {
+    const box = this.el('.banner.conn');
+    clearTimeout(this.backTimer);
+    box.textContent = back ? t('connection.back') : t('connection.lost');
+    box.classList.toggle('bad', !back);
+    box.dataset.state = back ? 'back' : 'down';
+    box.hidden = false;
+    if (back) this.backTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  /** Tell screen readers what was just played. */
+  announce(entries) {
+    if (!entries.length) return;
+    const byActor = [];
+    for (const e of entries) {
+      const last = byActor[byActor.length - 1];
+      if (last && last.actor === e.actor) last.acts.push(e.text); else byActor.push({ actor: e.actor, acts: [e.text] });
+    }
+    this.el('.announce').textContent = byActor
+      .map((b) => t('announce.played', { side: this.sideName(b.actor), actions: b.acts.join(', ') })).join(' ');
   }
 
   async control(act) {
@@ -216,7 +280,7 @@ export class GamePage {
       this.render();
     } catch (err) {
       sounds.error();
-      this.toast(err.message, true);
+      this.refuse(err);
     }
   }
 
@@ -274,7 +338,8 @@ export class GamePage {
   }
 
   sideName(seat) {
-    return this.g.state.players[seat]?.side ?? t('game.seat', { n: seat + 1 });
+    const side = this.g.state.players[seat]?.side;
+    return side === undefined ? t('game.seat', { n: seat + 1 }) : sideLabel(this.g.game, side);
   }
 
   statusText() {
@@ -302,15 +367,66 @@ export class GamePage {
     for (let i = ply - 1; i >= 0; i--) if (g.history[i].actor !== null) { last = g.history[i]; break; }
     return {
       g, s, n, ply, live, last,
+      who: this.whoActed(),
+      turn: new Set(this.lastTurn(ply)),
       pos: ply === 0 ? g.start : g.history[ply - 1].pos,
       myTurn: live && this.turnToken() !== undefined && !s.thinking,
     };
+  }
+
+  /**
+   * The history indexes of the last turn up to `ply`: the last player's run
+   * of actions with the rolls inside it (a Phylde turn of five moves, a
+   * Stelpur roll and its die-uses); in a game of three where I play, every
+   * action since my own last one. Rolls after it belong to the next turn.
+   */
+  lastTurn(ply) {
+    const h = this.g.history;
+    const who = this.whoActed();
+    const mine = this.mine();
+    let i = ply - 1;
+    while (i >= 0 && h[i].actor === null) i--;
+    if (i < 0) return [];
+    const actor = h[i].actor;
+    const sinceMine = this.g.num_players > 2 && Object.keys(mine).length > 0 && !mine[actor];
+    const out = new Set();
+    for (; i >= 0; i--) {
+      const a = who[i];
+      if (a === null) { // a roll of unknown thrower: part of the turn it opens
+        if (out.has(i + 1)) out.add(i);
+        continue;
+      }
+      if (h[i].actor === null && !sinceMine && a !== actor) continue; // another side's empty roll
+      if (sinceMine ? mine[a] && h[i].actor !== null : a !== actor) break;
+      out.add(i);
+    }
+    return [...out].sort((x, y) => x - y);
+  }
+
+  /**
+   * Who made each history entry: its actor, or for a roll the side the
+   * position before it has to move (the thrower), when the game says so.
+   */
+  whoActed() {
+    const g = this.g;
+    if (this.whoCache?.history === g.history) return this.whoCache.who;
+    const who = g.history.map((e, i) => {
+      if (e.actor !== null) return e.actor;
+      try {
+        const toMove = this.module.parse(i === 0 ? g.start : g.history[i - 1].pos).toMove;
+        return Number.isInteger(toMove) && toMove >= 0 && toMove < g.num_players ? toMove : null;
+      } catch { return null; }
+    });
+    this.whoCache = { history: g.history, who };
+    return who;
   }
 
   render() {
     if (!this.g) return;
     const f = this.frame();
     this.tagSection(f);
+    this.showBanners(f);
+    this.showOver(f);
     this.showBoard(f);
     this.showUnderBoard(f);
     this.showPlayers(f);
@@ -328,12 +444,22 @@ export class GamePage {
     section.dataset.ply = String(n);
   }
 
-  showBoard({ s, pos, live, last, myTurn }) {
+  showBoard({ g, s, pos, live, last, turn, myTurn }) {
     const level = this.module.levels && narrow.matches ? this.level : 0;
+    const lastActions = [...turn].map((i) => g.history[i]).filter((e) => e.actor !== null).map((e) => e.text);
+    // The levels the last turn touched, and the King's in check (phone tabs).
+    this.lastLevels = new Set(lastActions.flatMap((a) => {
+      const at = this.module.locate(a);
+      return at ? [at.from[0], at.to[0]] : [];
+    }));
+    this.checkLevel = null;
+    if (last?.check) {
+      try { this.checkLevel = this.module.kingToMove?.(this.module.parse(pos))?.[0] ?? null; } catch { /* no mark */ }
+    }
     this.board.show({
       pos,
       legal: myTurn ? s.legal : [],
-      last: last?.text ?? null,
+      last: lastActions,
       hint: live ? this.hint : null,
       check: !!last?.check,
       view: { flip: this.flipped(), turn: this.zoneTurn(), level, narrow: narrow.matches },
@@ -346,7 +472,8 @@ export class GamePage {
     let model = null;
     try { model = this.module.parse(pos); } catch { /* shown as is */ }
     const check = last?.check ? `<strong class="check">${esc(last.mate ? t('game.checkmate') : t('game.check'))}</strong> ` : '';
-    this.el('.extra').innerHTML = check + (model ? this.module.extra(model, this.g.spec) : '');
+    const sideOf = (seat) => this.sideName(seat);
+    this.el('.extra').innerHTML = check + (model ? this.module.extra(model, this.g.spec, sideOf) : '');
     const buttons = myTurn ? s.legal.filter((a) => !this.module.locate(a)) : [];
     this.el('.buttons').innerHTML = buttons.length > 12 ? '' : buttons
       .map((a) => `<button type="button" data-action="${esc(a)}">${esc(this.module.label(a))}</button>`).join('');
@@ -358,20 +485,65 @@ export class GamePage {
     const mine = this.mine();
     this.el('.players').innerHTML = s.players.map((p) => {
       const turn = s.turn.kind === 'player' && s.turn.seat === p.seat && !s.result;
-      const who = p.kind === 'ai' ? levelLabel(p.level) : p.name;
+      // A person without a name is called by the side's name (the server's, in English).
+      const who = p.kind === 'ai' ? levelLabel(p.level) : p.name === p.side ? this.sideName(p.seat) : p.name;
       const tags = [
         mine[p.seat] ? t('players.you') : '',
         p.kind === 'human' && !p.joined ? t('players.invited') : '',
         s.draw_offer.includes(p.seat) ? t('players.offersDraw') : '',
       ].filter(Boolean).map((x) => `<em>${esc(x)}</em>`).join(' ');
       const spinner = turn && s.thinking ? ` <span class="spinner" aria-label="${esc(t('players.thinking'))}"></span>` : '';
-      return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(p.side)}</span> ${esc(who)} ${tags}${spinner}</div>`;
+      return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(this.sideName(p.seat))}</span> ${esc(who)} ${tags}${spinner}</div>`;
     }).join('');
   }
 
   showStatus({ g, myTurn }) {
     this.el('.status').textContent = this.statusText();
-    document.title = myTurn ? t('app.titleMyTurn', { game: g.title }) : t('app.titleGame', { game: g.title });
+    const game = gameText(g.game, 'title', g.title);
+    document.title = myTurn ? t('app.titleMyTurn', { game }) : t('app.titleGame', { game });
+  }
+
+  /** "You are watching" when this browser holds no seat. */
+  showBanners() {
+    const box = this.el('.banner.watching');
+    box.hidden = Object.keys(this.mine()).length > 0;
+    box.textContent = t('banner.watching');
+  }
+
+  /** The game-over panel: who won and how, then Rematch, New game, Export. */
+  showOver({ g, s, last }) {
+    const box = this.el('.over-panel');
+    box.hidden = !s.result;
+    if (!s.result) { box.innerHTML = ''; return; }
+    const { draw, winners, reason } = s.result;
+    const mine = this.mine();
+    const seats = Object.keys(mine).map(Number);
+    const every = seats.length === g.num_players;
+    let head;
+    if (draw) head = t('over.draw');
+    else if (seats.length && !every) head = seats.includes(winners[0]) ? t('over.youWin') : t('over.youLose');
+    else head = t('over.sideWins', { side: this.sideName(winners[0]) });
+    const how = reason === 'board' && last?.mate ? 'checkmate' : reason;
+    const by = t([`over.by.${how}`, 'over.by.board']);
+    const actions = [];
+    if (seats.length) actions.push(`<button type="button" data-act="${s.rematch ? 'gorematch' : 'rematch'}">${esc(s.rematch ? t('controls.goRematch') : t('controls.rematch'))}</button>`);
+    actions.push(`<a class="button ghost" href="#/new/${esc(g.game)}">${esc(t('home.newGame'))}</a>`);
+    actions.push(`<a class="button ghost" href="/api/games/${esc(this.id)}/record" download>${esc(t('links.export'))}</a>`);
+    box.innerHTML = `<h2>${esc(t('over.headline', { head, by }))}</h2><div class="row">${actions.join('')}</div>`;
+  }
+
+  /** Whether `seat` may take back now: the server's rule (crates/server round/state.rs). */
+  canUndo(seat) {
+    const h = this.g.history;
+    let last = -1;
+    for (let i = h.length - 1; i >= 0; i--) if (h[i].actor === seat) { last = i; break; }
+    if (last < 0) return false;
+    const players = this.g.state.players;
+    const otherHumans = players.some((p) => p.seat !== seat && p.kind === 'human');
+    const sinceOk = h.slice(last + 1).every((e) => e.actor === null || players[e.actor]?.kind === 'ai');
+    const turn = this.g.state.turn;
+    const ownTurn = last + 1 === h.length && turn.kind === 'player' && turn.seat === seat;
+    return ownTurn || (!otherHumans && sinceOk);
   }
 
   /** The buttons that fit now: hint, undo, draw, resign or leave, rematch, view. */
@@ -383,39 +555,44 @@ export class GamePage {
     const othersOffer = s.draw_offer.some((x) => !(x in mine));
     const ctl = [];
     if (myTurn && s.hints) ctl.push(['hint', t('controls.hint')]);
-    if (playing) ctl.push(['undo', t('controls.undo')]);
+    if (playing && Object.keys(mine).some((seat) => this.canUndo(Number(seat)))) ctl.push(['undo', t('controls.undo')]);
     if (playing && vsOthers) ctl.push(['draw', othersOffer ? t('controls.acceptDraw') : t('controls.offerDraw')]);
     if (playing && othersOffer) ctl.push(['decline', t('controls.declineDraw')]);
     if (playing && g.num_players === 2) ctl.push(['resign', t('controls.resign')]);
     if (playing && g.num_players > 2) ctl.push(['leave', t('controls.leave')]);
-    if (holds && s.result) ctl.push(s.rematch ? ['gorematch', t('controls.goRematch')] : ['rematch', t('controls.rematch')]);
     ctl.push(['flip', t('controls.flip')]);
     if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? t('controls.zoomOut') : t('controls.zoomIn')]);
     this.el('.controls').innerHTML = ctl.map(([a, text]) => `<button type="button" data-act="${a}">${esc(text)}</button>`).join('');
   }
 
   /** One row per turn: the roll(s) before it, then the player's actions. */
-  showMoveList({ g, n, ply, live }) {
+  /**
+   * One row per turn, named by its player: the side's rolls and actions in
+   * a row (a roll whose thrower the game does not say opens the next row).
+   */
+  showMoveList({ g, n, ply, live, who, turn }) {
     this.el('.plyinfo').textContent = live ? t('moves.ply', { n }) : t('moves.plyOf', { ply, n });
     const rows = [];
     let row = null;
     let rolls = [];
     g.history.forEach((e, i) => {
-      const cls = `${i + 1 === ply ? ' at' : ''}`;
-      if (e.actor === null) {
-        rolls.push(`<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">${esc(t('moves.roll', { dice: e.text }))}</span>`);
-        return;
-      }
-      if (!row || row.actor !== e.actor || rolls.length) {
-        row = { actor: e.actor, acts: [] };
+      const cls = `${i + 1 === ply ? ' at' : ''}${turn.has(i) ? ' turn' : ''}`;
+      const chance = e.actor === null;
+      const text = chance
+        ? `<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">${esc(t('moves.roll', { dice: e.text }))}</span>`
+        : `<span data-ply="${i + 1}" class="act${cls}" tabindex="-1">${esc(e.text)}</span>`;
+      if (who[i] === null) { rolls.push(text); return; }
+      if (!row || row.actor !== who[i] || rolls.length) {
+        row = { actor: who[i], acts: [] };
         rows.push(row);
       }
-      row.acts.push(...rolls, `<span data-ply="${i + 1}" class="act${cls}" tabindex="-1">${esc(e.text)}</span>`);
+      row.acts.push(...rolls, text);
       rolls = [];
     });
     if (rolls.length) rows.push({ actor: null, acts: rolls });
     const moves = this.el('.moves');
-    moves.innerHTML = rows.map((r) => `<li class="${r.actor === null ? 'chance' : `p${r.actor}`}">${r.acts.join(' ')}</li>`).join('');
+    const name = (r) => (r.actor === null ? '' : `<span class="who">${esc(this.sideName(r.actor))}</span> `);
+    moves.innerHTML = rows.map((r) => `<li class="${r.actor === null ? 'chance' : `p${r.actor}`}">${name(r)}${r.acts.join(' ')}</li>`).join('');
     // Scroll the list only, never the page (the board stays in view).
     const at = moves.querySelector('.at');
     if (at) moves.scrollTop = at.offsetTop - moves.clientHeight / 2;
@@ -442,9 +619,14 @@ export class GamePage {
     const targets = new Set((this.board.moves.get(this.board.selected) || []).map((m) => m.to[0]));
     const from = new Set([...this.board.moves.keys()].map((k) => k[0]));
     el.innerHTML = levels.map((l) => {
-      const dot = targets.has(String(l.n)) ? ' •' : '';
-      const movable = from.has(String(l.n)) ? ' movable' : '';
-      return `<button type="button" role="tab" data-level="${l.n}" aria-selected="${l.n === this.level}" class="${l.n === this.level ? 'on' : ''}${movable}">${l.n} ${esc(l.name)}${dot}</button>`;
+      const n = String(l.n);
+      const dot = targets.has(n) ? ' •' : '';
+      const movable = from.has(n) ? ' movable' : '';
+      const lastHere = this.lastLevels?.has(n) ? ' lastmove' : '';
+      const check = this.checkLevel === n ? ' incheck' : '';
+      const notes = [lastHere && t('game.tabLastMove'), check && t('game.tabCheck')].filter(Boolean)
+        .map((x) => `<span class="sr-only"> (${esc(x)})</span>`).join('');
+      return `<button type="button" role="tab" data-level="${l.n}" aria-selected="${l.n === this.level}" class="${l.n === this.level ? 'on' : ''}${movable}${lastHere}${check}">${l.n} ${esc(l.name)}${dot}${notes}</button>`;
     }).join('');
   }
 }

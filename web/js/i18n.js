@@ -7,7 +7,10 @@
 // they build HTML.
 
 /** The languages with a file in /locales, English first. */
-export const LANGUAGES = ['en'];
+export const LANGUAGES = ['en', 'fr'];
+/** Each language's name in itself, for the switch. */
+export const LANGUAGE_NAMES = { en: 'English', fr: 'Français' };
+const SAVED = 'tabula.lang';
 const FALLBACK = 'en';
 
 let lang = FALLBACK;
@@ -22,7 +25,7 @@ async function fetchTable(code) {
 
 /** The user's language: a saved choice, else the browser's, else English. */
 export function preferredLanguage() {
-  const saved = localStorage.getItem('tabula.lang');
+  const saved = localStorage.getItem(SAVED);
   if (LANGUAGES.includes(saved)) return saved;
   for (const l of navigator.languages || [navigator.language]) {
     const code = String(l || '').toLowerCase().split('-')[0];
@@ -58,6 +61,11 @@ export async function initI18n(code = preferredLanguage()) {
 
 export function language() { return lang; }
 
+/** Keep the user's choice of language (the page reloads to apply it). */
+export function saveLanguage(code) {
+  if (LANGUAGES.includes(code)) localStorage.setItem(SAVED, code);
+}
+
 function find(key) {
   for (const table of tables) {
     const value = key.split('.').reduce((node, part) => (node && typeof node === 'object' ? node[part] : undefined), table);
@@ -72,6 +80,11 @@ function lookup(key, vars) {
     if (plural !== undefined) return plural;
   }
   return find(key);
+}
+
+/** Whether `key` has a string (for texts that fall back to the server's words). */
+export function hasKey(key) {
+  return lookup(key, {}) !== undefined;
 }
 
 /**

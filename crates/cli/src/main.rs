@@ -10,6 +10,7 @@ mod engine;
 mod games;
 mod hint;
 mod inspect;
+mod legend;
 mod perft;
 mod play;
 mod replay;

@@ -3,6 +3,7 @@
 //! the game can be replayed exactly.
 
 use crate::inspect::status_line;
+use crate::legend::legend;
 use crate::{open_game, CmdResult};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -81,7 +82,8 @@ fn parse_seats(text: Option<&str>, n: usize, level: u8) -> Result<Vec<Seat>, Str
     Ok(seats)
 }
 
-const HELP: &str = "type an action (see `moves`), or: moves, show, undo, save FILE, help, quit";
+const HELP: &str =
+    "type an action (see `moves`), or: moves, show, legend, undo, save FILE, help, quit";
 
 /// The state of a terminal game: the record is the truth, the game is the
 /// record replayed.
@@ -110,6 +112,23 @@ impl Session {
         let canonical = self.game.apply_text(text).map_err(|e| e.to_string())?;
         self.record.push(actor, canonical.clone());
         Ok(canonical)
+    }
+
+    /// Who the dice are thrown for: the player to move after some outcome
+    /// (the games name no roller; a roll that moves nothing passes on, so
+    /// every outcome is tried until one leaves a player to move).
+    fn roller(&self) -> Option<Player> {
+        self.game
+            .chance_outcomes()
+            .into_iter()
+            .find_map(|(outcome, _)| {
+                let mut g = self.game.clone_box();
+                g.apply_text(&outcome).ok()?;
+                match g.turn() {
+                    Turn::Player(p) => Some(p),
+                    _ => None,
+                }
+            })
     }
 
     fn roll(&mut self) -> Result<String, String> {
@@ -224,8 +243,12 @@ pub fn run(args: Args) -> CmdResult {
                 return Ok(());
             }
             Turn::Chance => {
+                let roller = s.roller();
                 let r = s.roll()?;
-                println!("roll: {r}");
+                match roller {
+                    Some(p) => println!("{} rolls {r}", s.game.player_name(p)),
+                    None => println!("roll: {r}"),
+                }
                 shown = false;
             }
             Turn::Player(p) if s.seats[p.index()] != Seat::Human => {
@@ -234,9 +257,10 @@ pub fn run(args: Args) -> CmdResult {
                 shown = false;
             }
             Turn::Player(p) => {
+                // The prompt names the side to move: the board is shown without
+                // a status line saying it again.
                 if !shown {
                     println!("{}", s.game.render().trim_end());
-                    println!("{}", status_line(s.game.as_ref()));
                     shown = true;
                 }
                 print!("{}> ", s.game.player_name(p));
@@ -254,6 +278,10 @@ pub fn run(args: Args) -> CmdResult {
                     "quit" | "exit" => return Ok(()),
                     "moves" => println!("{}", s.game.legal_actions().join(" ")),
                     "show" => shown = false,
+                    "legend" => match legend(s.game.name()) {
+                        Some(text) => println!("{text}"),
+                        None => println!("no legend for {}", s.game.name()),
+                    },
                     "undo" => match s.undo() {
                         Ok(()) => shown = false,
                         Err(e) => println!("{e}"),

@@ -454,3 +454,39 @@ fn perft_counts_a_mate_in_one_on_every_path() {
         "{err}"
     );
 }
+
+#[test]
+fn play_names_the_side_once_labels_rolls_and_has_a_legend() {
+    for name in game_names() {
+        let seats = vec!["human"; players_of(&name)].join(",");
+        let o = tabula_with_input(
+            &["play", &name, "--seats", &seats, "--seed", "5"],
+            "legend\nquit\n",
+        );
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = stdout(&o);
+        // The prompt names the side to move; no status line repeats it.
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.ends_with(" to move") && !l.contains('>')),
+            "{name}: a status line repeats the side:\n{text}"
+        );
+        assert!(!text.contains("no legend"), "{name}:\n{text}");
+        assert!(
+            !text.contains("roll: "),
+            "{name}: a roll without its player:\n{text}"
+        );
+    }
+    let o = tabula_with_input(
+        &["play", "stelpur", "--seats", "human,human", "--seed", "5"],
+        "legend\nquit\n",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("South rolls "), "{text}");
+    assert!(text.contains("rune corner"), "{text}");
+}

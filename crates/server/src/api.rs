@@ -14,7 +14,7 @@ use crate::round::{Caller, Command, Reply};
 use crate::user::session::{self, Visitor};
 use crate::{assets, ws};
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::extract::{ConnectInfo, Path, Query, Request, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -134,9 +134,25 @@ async fn catalog(State(app): State<Arc<App>>) -> Json<Catalog> {
     Json(app.catalog())
 }
 
-/// A game's rules page for players; `reference` names the conventions
-/// every game shares.
-async fn rules(State(app): State<Arc<App>>, Path(game): Path<String>) -> Answer<RulesPage> {
+/// `?lang=fr`: the language wanted for a players' rules page.
+#[derive(serde::Deserialize)]
+struct Lang {
+    lang: Option<String>,
+}
+
+/// A game's rules page for players, in `lang` when it is translated (else
+/// in English); `reference` names the conventions every game shares.
+async fn rules(
+    State(app): State<Arc<App>>,
+    Path(game): Path<String>,
+    Query(Lang { lang }): Query<Lang>,
+) -> Answer<RulesPage> {
+    let lang = lang.unwrap_or_default();
+    if !lang.chars().all(|c| c.is_ascii_lowercase()) || lang.len() > 3 {
+        return Err(ApiError::bad_request(format!(
+            "lang `{lang}`: a language code such as `fr`"
+        )));
+    }
     if game == "reference" {
         let html = assets::rules_html(Doc::Conventions)
             .ok_or_else(|| ApiError::not_found("the rules reference is missing"))?;
@@ -147,7 +163,11 @@ async fn rules(State(app): State<Arc<App>>, Path(game): Path<String>) -> Answer<
         }));
     }
     let entry = app.registry.entry(&game)?;
-    let html = assets::rules_html(Doc::Players(entry.name)).unwrap_or_else(|| {
+    let translated = (!lang.is_empty() && lang != "en")
+        .then(|| assets::rules_html(Doc::Translated(entry.name, &lang)))
+        .flatten();
+    let html = translated.or_else(|| assets::rules_html(Doc::Players(entry.name)));
+    let html = html.unwrap_or_else(|| {
         format!(
             "<p>The rules of {} are not written up yet.</p>",
             entry.title

@@ -57,6 +57,8 @@ pub async fn web(uri: Uri) -> Response {
 pub enum RulesPage<'a> {
     /// `<game>.md`, the players' page.
     Players(&'a str),
+    /// `<lang>/<game>.md`, the players' page in another language than English.
+    Translated(&'a str, &'a str),
     /// `reference/<game>.md`, the full spec.
     Reference(&'a str),
     /// `reference/README.md`, the conventions shared by every game.
@@ -67,6 +69,7 @@ impl RulesPage<'_> {
     fn file(self) -> String {
         match self {
             RulesPage::Players(g) => format!("{g}.md"),
+            RulesPage::Translated(g, lang) => format!("{lang}/{g}.md"),
             RulesPage::Reference(g) => format!("reference/{g}.md"),
             RulesPage::Conventions => "reference/README.md".to_string(),
         }

@@ -1,5 +1,6 @@
-//! API errors: a status and one clear line, sent as `{"error": "..."}`.
-//! The one place where a refusal becomes an HTTP status.
+//! API errors: a status, one clear line and a stable code, sent as
+//! `{"error": "...", "code": "..."}`. The one place where a refusal becomes
+//! an HTTP status and a code.
 
 use crate::protocol::ErrorBody;
 use crate::round::RoundError;
@@ -14,14 +15,22 @@ pub struct ApiError {
     pub message: String,
     /// Seconds to wait before asking again (429 answers).
     pub retry_after: Option<u64>,
+    /// The machine name of the refusal (`not_your_turn`): clients translate it.
+    pub code: &'static str,
+    /// The values the message names, for a translated message.
+    pub vars: Vec<(&'static str, String)>,
 }
 
 impl ApiError {
+    /// A refusal known only by its status: its code is the status's
+    /// (`bad_request`, `not_found`, ...).
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
         ApiError {
             status,
             message: message.into(),
             retry_after: None,
+            code: code_of_status(status),
+            vars: Vec::new(),
         }
     }
     /// 429, with `Retry-After`.
@@ -80,9 +89,80 @@ pub fn status_of(e: &RoundError) -> StatusCode {
     }
 }
 
+/// The code of a refusal that has no more specific one.
+fn code_of_status(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::FORBIDDEN => "forbidden",
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::CONFLICT => "conflict",
+        StatusCode::UNPROCESSABLE_ENTITY => "illegal_move",
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::TOO_MANY_REQUESTS => "too_many_requests",
+        s if s.is_server_error() => "internal",
+        _ => "error",
+    }
+}
+
+/// The stable code of each refusal (part of the API: rename none) and the
+/// values its message names.
+pub fn code_of(e: &RoundError) -> (&'static str, Vec<(&'static str, String)>) {
+    let code = match e {
+        RoundError::NoGame(id) => return ("no_game", vec![("id", id.clone())]),
+        RoundError::NoSeat => "no_seat",
+        RoundError::NotYourTurn { side, seat } => {
+            let vars = vec![("side", side.clone()), ("seat", (seat + 1).to_string())];
+            return ("not_your_turn", vars);
+        }
+        RoundError::Stale { now, asked } => {
+            let vars = vec![("now", now.to_string()), ("asked", asked.to_string())];
+            return ("stale", vars);
+        }
+        RoundError::Over => "game_over",
+        RoundError::NoPlayerToMove => "no_player_to_move",
+        RoundError::Rules(e) => {
+            let code = match e.kind {
+                ErrorKind::Spec => "bad_spec",
+                ErrorKind::Position => "bad_position",
+                ErrorKind::Notation => "bad_notation",
+                ErrorKind::Illegal => "illegal_move",
+                ErrorKind::Record => "bad_record",
+            };
+            // The rules' own words: each game writes them, in English.
+            return (code, vec![("detail", e.message.clone())]);
+        }
+        RoundError::BadRequest(_) => "bad_request",
+        RoundError::AiSeat => "ai_seat",
+        RoundError::AiDeclinesDraw => "ai_declines_draw",
+        RoundError::ResignThreePlayers => "resign_three_players",
+        RoundError::NothingToUndo => "nothing_to_undo",
+        RoundError::UndoNotAllowed => "undo_only_vs_ai",
+        RoundError::EndedOffBoard => "ended_off_board",
+        RoundError::HintNotYourTurn => "hint_not_your_turn",
+        RoundError::HintsNotAllowed => "hints_not_allowed",
+        RoundError::InviteClaimed => "invite_claimed",
+        RoundError::PlayersChat => "players_chat",
+        RoundError::SpectatorsChat => "spectators_chat",
+        RoundError::ChatNeedsSession => "chat_needs_session",
+        RoundError::Flagged => "flagged",
+        RoundError::UndoTimed => "undo_timed",
+        RoundError::NoClaim => "no_claim",
+        RoundError::Busy => "busy",
+        RoundError::Internal(_) => "internal",
+    };
+    (code, Vec::new())
+}
+
 impl From<RoundError> for ApiError {
     fn from(e: RoundError) -> Self {
-        ApiError::new(status_of(&e), e.to_string())
+        let (code, vars) = code_of(&e);
+        ApiError {
+            status: status_of(&e),
+            message: e.to_string(),
+            retry_after: None,
+            code,
+            vars,
+        }
     }
 }
 
@@ -104,6 +184,12 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
             error: self.message,
+            code: self.code.to_string(),
+            vars: self
+                .vars
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
         };
         let mut res = (self.status, Json(body)).into_response();
         if let Some(secs) = self.retry_after {

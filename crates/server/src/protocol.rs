@@ -8,6 +8,7 @@
 
 use crate::round::{ChatLine, EndReason, Room, SeatKind};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use tabula_ai::AiLevel;
 use tabula_clock::TimeControl;
 use tabula_core::GameType;
@@ -130,10 +131,17 @@ pub struct TokenRequest {
 
 // ----------------------------------------------------------------- answers
 
-/// `{"error": "..."}`: every 4xx and 5xx answer of the API.
+/// `{"error": "...", "code": "..."}`: every 4xx and 5xx answer of the API.
+/// `error` is one English line for people and scripts; `code` names the
+/// refusal for programs (the web app shows its own translated words for it),
+/// and `vars` holds the values those words name (`side`, `seat`).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ErrorBody {
     pub error: String,
+    #[serde(default)]
+    pub code: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub vars: BTreeMap<String, String>,
 }
 
 /// A seat's secret, given once to the creator.

@@ -37,31 +37,37 @@ async fn create_join_move_and_every_error() {
             json!({"token": tokens[1], "action": "run"}),
             StatusCode::FORBIDDEN,
             "not your turn",
+            "not_your_turn",
         ),
         (
             json!({"token": "nope", "action": "run"}),
             StatusCode::FORBIDDEN,
             "no seat",
+            "no_seat",
         ),
         (
             json!({"token": tokens[0], "action": "fly"}),
             StatusCode::UNPROCESSABLE_ENTITY,
             "not legal",
+            "illegal_move",
         ),
         (
             json!({"token": tokens[0]}),
             StatusCode::BAD_REQUEST,
             "missing",
+            "bad_request",
         ),
         (
             json!({"token": tokens[0], "action": "run", "ply": 0}),
             StatusCode::CONFLICT,
             "changed",
+            "stale",
         ),
     ];
-    for (body, status, words) in cases {
+    for (body, status, words, code) in cases {
         let (st, v) = srv.call("POST", &format!("{g}/move"), body.clone()).await;
         assert_eq!(st, status, "{body}: {v}");
+        assert_eq!(v["code"], code, "{body}: {v}");
         assert!(
             v["error"].as_str().unwrap_or("").contains(words),
             "{body}: {v}"
@@ -71,8 +77,10 @@ async fn create_join_move_and_every_error() {
         .call("POST", &format!("{g}/move"), Value::String("{oops".into()))
         .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
-    let (st, _) = srv.call("GET", "/api/games/nosuchgame", Value::Null).await;
+    let (st, v) = srv.call("GET", "/api/games/nosuchgame", Value::Null).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
+    assert_eq!(v["code"], "no_game", "{v}");
+    assert_eq!(v["vars"]["id"], "nosuchgame", "{v}");
     let (st, v) = srv
         .call("POST", "/api/games", json!({"spec": "race(players=9)"}))
         .await;
@@ -496,6 +504,32 @@ async fn serves_the_ui_and_the_rules() {
             entry.name
         );
     }
+    // Every players' page in French too: its own text, its links still app routes.
+    for entry in tabula_games::registry().entries() {
+        let en = srv.get(&format!("/api/rules/{}", entry.name)).await;
+        let fr = srv.get(&format!("/api/rules/{}?lang=fr", entry.name)).await;
+        let html = fr["html"].as_str().unwrap_or("");
+        assert!(
+            html.starts_with('<') && fr != en,
+            "{}: no French page",
+            entry.name
+        );
+        let route = format!("href=\"#/rules/{}/reference\"", entry.name);
+        assert!(
+            html.contains(&route),
+            "{}: French page without its reference link",
+            entry.name
+        );
+        // A language without pages gets English.
+        assert_eq!(
+            srv.get(&format!("/api/rules/{}?lang=de", entry.name)).await,
+            en
+        );
+    }
+    let (st, _) = srv
+        .call("GET", "/api/rules/phylde?lang=../x", Value::Null)
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
     let conventions = srv.get("/api/rules/reference").await;
     assert!(conventions["html"].as_str().unwrap_or("").contains("Perft"));
     let (st, _) = srv

@@ -56,7 +56,7 @@ export default {
   draw(model, view) {
     const shown = view.level ? LEVELS.filter((l) => l.n === view.level) : LEVELS;
     const w = shown.length * 12 * U + (shown.length - 1) * GAP;
-    let out = `<svg class="board dragonchess" viewBox="-2 -9 ${w + 4} ${8 * U + 12}" role="img" aria-label="${esc(t('dragonchess.boardLabel'))}">`;
+    let out = `<svg class="board dragonchess" viewBox="-6 -9 ${w + 8} ${8 * U + 16}" role="img" aria-label="${esc(t('dragonchess.boardLabel'))}">`;
     shown.forEach((lv, i) => {
       const ox = i * (12 * U + GAP);
       out += `<text class="lvname" x="${ox + 6 * U}" y="-3">${lv.n} · ${esc(lv.name)}</text>`;
@@ -75,6 +75,15 @@ export default {
         }
       }
       out += '</g>';
+      // Coordinates: files under each level, ranks on its left (in the gap).
+      for (let f = 0; f < 12; f++) {
+        const x = ox + (view.flip ? 11 - f : f) * U + U / 2;
+        out += `<text class="coord" x="${x}" y="${8 * U + 4.5}">${FILES[f]}</text>`;
+      }
+      for (let r = 1; r <= 8; r++) {
+        const y = (view.flip ? r - 1 : 8 - r) * U + U / 2 + 1.2;
+        out += `<text class="coord" x="${ox - 2.6}" y="${y}">${r}</text>`;
+      }
     });
     return out + '</svg>';
   },

@@ -11,4 +11,9 @@ export default {
     return `<pre class="board generic">${esc(model.pos)}</pre>`;
   },
   extra() { return ''; },
+  /**
+   * Why `action` is not among `legal` in position `model`, in words, when
+   * the game can tell (a compulsory capture...); null: the server's words.
+   */
+  explain() { return null; },
 };

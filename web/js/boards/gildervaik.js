@@ -58,10 +58,18 @@ export default {
     return action === 'pass' ? t('gildervaik.pass') : action;
   },
 
+  /** Warrior: when a capture exists, every move must capture. */
+  explain(action, legal) {
+    const capture = legal.find((a) => a.includes('x'));
+    if (!capture || /x/i.test(action)) return null;
+    const [from, to] = capture.split('x');
+    return t('gildervaik.mustCapture', { from, to });
+  },
+
   /** view.turn: which zone is drawn bottom-right (0 A, 1 B, 2 C). */
   draw(model, view) {
     const angle = { 0: 120, 1: 0, 2: -120 }[view.turn ?? 1];
-    let out = `<svg class="board gildervaik" viewBox="-3 -3 ${10 * S + 6} ${10 * H + 6}" role="img" aria-label="${esc(t('gildervaik.boardLabel'))}">`;
+    let out = `<svg class="board gildervaik" viewBox="-5 -5 ${10 * S + 10} ${10 * H + 10}" role="img" aria-label="${esc(t('gildervaik.boardLabel'))}">`;
     out += `<g transform="rotate(${angle} ${X0} ${((20 * H) / 3).toFixed(2)})">`;
     for (let r = 0; r < 10; r++) {
       for (let c = 0; c <= 2 * r; c++) {
@@ -78,6 +86,11 @@ export default {
       const c = Number(name.slice(1)) - 1;
       const [cx, cy] = centre(r, c);
       out += `<circle class="pawn p${p}" cx="${cx.toFixed(2)}" cy="${cy.toFixed(2)}" r="2.1"/>`;
+    }
+    // The row letters, beside each row's first cell, upright whatever the turn.
+    for (let r = 0; r < 10; r++) {
+      const [cx, cy] = centre(r, 0);
+      out += `<text class="coord" x="${(cx - 5.6).toFixed(2)}" y="${(cy + 1).toFixed(2)}" transform="rotate(${-angle} ${(cx - 5.6).toFixed(2)} ${cy.toFixed(2)})">${ROWS[r]}</text>`;
     }
     return out + '</g></svg>';
   },

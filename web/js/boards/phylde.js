@@ -75,6 +75,19 @@ export default {
     return action === 'end' ? t('phylde.end') : action;
   },
 
+  /** A turn moves one kind of piece, each piece once. */
+  explain(action, legal, model) {
+    const at = this.locate(action.toLowerCase());
+    if (!at || !model) return null;
+    if (model.acted.has(at.from)) return t('phylde.actedAlready', { square: at.from });
+    const piece = model.pieces.get(at.from);
+    const kind = model.turnKind;
+    if (kind && (kind === 'R' ? !at.from.endsWith('+') : piece?.kind !== kind)) {
+      return t('phylde.onlyKind', { kind: t(`phylde.turnKinds.${kind}`) });
+    }
+    return null;
+  },
+
   draw(model, view) {
     const flip = view.flip;
     const px = (x) => (flip ? 17 - x : x) * U;

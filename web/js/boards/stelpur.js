@@ -88,6 +88,12 @@ export default {
     return action === 'pass' ? t('stelpur.pass') : action;
   },
 
+  /** A last pawn (Hornaskella) moves from rune corner to rune corner. */
+  explain(action, legal, model) {
+    if (!model || model.p[model.toMove]?.length !== 1 || !/\d-\d|x/.test(action)) return null;
+    return t('stelpur.lastPawn');
+  },
+
   draw(model, view) {
     const flip = view.flip;
     const tall = !!view.narrow;
@@ -114,11 +120,18 @@ export default {
     return out + '</svg>';
   },
 
-  /** The dice and what is left of them, for under the board. */
-  extra(model) {
-    if (!model.dice) return `<span class="muted">${esc(t('stelpur.waiting'))}</span>`;
-    const roll = t('stelpur.roll', { dice: model.dice.roll.join('-') });
-    const left = model.dice.left.length ? t('stelpur.left', { dice: model.dice.left.join(', ') }) : '';
-    return `${diceSvg(model.dice)} <span>${esc(roll)} ${esc(left)}</span>`;
+  /**
+   * Under the board: whose roll, the dice and what is left of them, a side
+   * down to its last pawn, and the way the pawns run. `side(i)` names seat i.
+   */
+  extra(model, spec, side = (i) => String(i + 1)) {
+    const who = side(model.toMove);
+    const lastPawn = model.p.map((list, i) => (list.length === 1
+      ? ` <span class="chip p${i}">${esc(t('stelpur.lastPawnMode', { side: side(i) }))}</span>` : '')).join('');
+    const way = `<span class="muted">${esc(t('stelpur.direction'))}</span>`;
+    if (!model.dice) return `<span>${esc(t('stelpur.toRoll', { side: who }))}</span>${lastPawn} ${way}`;
+    const roll = t('stelpur.whoseRoll', { side: who, dice: model.dice.roll.join('-') });
+    const left = model.dice.left.length ? t('stelpur.left', { dice: model.dice.left.join(', ') }) : t('stelpur.noneLeft');
+    return `${diceSvg(model.dice)} <span>${esc(roll)} · ${esc(left)}</span>${lastPawn} ${way}`;
   },
 };
