@@ -690,3 +690,26 @@ test('each Stelpur roll is listed in the row of the side that threw it', { skip:
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a 1+0 game against the AI is lost on time', async () => {
+  const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games.find((x) => x.players === 2);
+  const { context, page, errors } = await newPage('desktop');
+  await page.goto(`${BASE}/#/new/${g.name}`);
+  await page.waitForSelector('#start');
+  await page.selectOption('#clock', 'rt:60:0');
+  await page.click('#start');
+  await page.waitForSelector('.game svg.board');
+  assert.equal(await page.locator('.clock[data-seat="0"]').textContent(), '1:00');
+  // First moves are free; then the player's minute runs.
+  assert.equal(await myTurn(page), 'mine');
+  await clickMove(page);
+  await page.waitForFunction(() => document.querySelector('.game').dataset.turn === 'mine');
+  await page.waitForSelector('.clock.running[data-seat="0"]');
+  // The last ten seconds turn red; then the flag falls (the server ends it).
+  await page.waitForSelector('.clock.low[data-seat="0"]', { timeout: 65000 });
+  await page.waitForSelector('.game[data-turn="over"]', { timeout: 20000 });
+  assert.match(await page.textContent('.over-panel'), /on time/);
+  await page.screenshot({ path: path.join(SHOTS, `lost-on-time-${g.name}.png`) });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

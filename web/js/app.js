@@ -9,7 +9,8 @@
 import { api, knownGames, playerName, setPlayerName, rememberSeat, whoAmI } from './api.js';
 import { LobbyPage } from './lobby.js';
 import { loginPage, accountPage } from './account.js';
-import { profilePage } from './profile.js';
+import { profilePage, gameRows } from './profile.js';
+import { clockOptions, clockValue } from './clock.js';
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
 import { GamePage } from './game.js';
@@ -57,6 +58,16 @@ function thumbnail(g) {
   try { return b.draw(b.parse(g.start), { thumb: true }); } catch { return ''; }
 }
 
+/** The games awaiting this browser's move, with their count in the tab
+ * title; a notification when one appears while the page is hidden. */
+async function showYourTurn(box) {
+  const mine = await api('/api/me/games').catch(() => null);
+  if (!mine || !box?.isConnected) return;
+  const n = mine.your_turn.length;
+  document.title = n ? `(${n}) ${t('app.title')}` : t('app.title');
+  box.innerHTML = n ? `<h2>${esc(t('lobby.yourTurn'))}</h2><div class="list">${gameRows(mine.your_turn)}</div>` : '';
+}
+
 async function home() {
   const cat = await getCatalog();
   const cards = cat.games.map((g) => `
@@ -75,6 +86,7 @@ async function home() {
       <h1>${esc(t('home.title'))}</h1>
       <label class="name">${esc(t('home.yourName'))} <input id="myname" maxlength="32" autocomplete="nickname" value="${esc(playerName())}" placeholder="${esc(t('home.namePlaceholder'))}"></label>
     </section>
+    <div id="yourturn"></div>
     <section class="cards">${cards || `<p>${esc(t('home.noGames'))}</p>`}</section>
     <section>
       <h2>${esc(t('home.inProgress'))}</h2>
@@ -107,6 +119,7 @@ async function home() {
       location.hash = `#/game/${res.id}`;
     } catch (err) { toast(err.message, true); }
   });
+  showYourTurn(document.getElementById('yourturn'));
   const list = await api('/api/games');
   const mine = new Set(knownGames());
   const rows = list.filter((g) => !g.over || mine.has(g.id))
@@ -184,6 +197,7 @@ async function newGame(name) {
       <div class="pic big">${thumbnail(g)}</div>
       <form id="new">
         <fieldset><legend>${esc(t('newGame.seats'))}</legend>${seatRows}</fieldset>
+        <label class="clockpick">${esc(t('clock.control'))} <select id="clock">${clockOptions()}</select></label>
         <details><summary>${esc(t('options.title'))}</summary><div class="options">${g.options.map((o) => optionField(g.name, o)).join('') || `<p>${esc(t('options.empty'))}</p>`}
           <label><span>${esc(t('options.start'))}</span><input id="startpos" placeholder="${esc(t('options.startPlaceholder'))}" autocomplete="off"><small>${esc(t('options.startHelp'))}</small></label>
         </div></details>
@@ -217,7 +231,8 @@ async function newGame(name) {
       : { type: 'human', invite: k === 'friend', name: k === 'me' ? playerName() || undefined : undefined }));
     try {
       const position = document.getElementById('startpos').value.trim() || undefined;
-      const res = await api('/api/games', { spec, seats, position });
+      const clock = clockValue(document.getElementById('clock').value);
+      const res = await api('/api/games', { spec, seats, position, clock });
       for (const s of res.tokens) rememberSeat(res.id, s.seat, s.token, kinds[s.seat] === 'friend');
       location.hash = `#/game/${res.id}`;
     } catch (err) { toast(err.message, true); }

@@ -7,6 +7,7 @@ import { sounds } from './sound.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { t, translateStatic } from './i18n.js';
 import { ChatPanel } from './chat.js';
+import { Clocks } from './clock.js';
 
 const narrow = window.matchMedia('(max-width: 760px)');
 
@@ -24,6 +25,7 @@ export class GamePage {
     this.closed = false;
     this.down = false; // the live channel is lost and being reopened
     this.onKey = (e) => this.key(e);
+    this.clocks = new Clocks();
   }
 
   async open() {
@@ -37,6 +39,13 @@ export class GamePage {
     this.module = boardFor(snap.game);
     this.layout();
     this.chat = new ChatPanel(this.main.querySelector('.chat-host'), this.id, this.toast);
+    this.clocks.mine = (seat) => seat in this.mine();
+    this.clocks.start(this.main);
+    // Someone away may become claimable without any update: look again.
+    this.awayTimer = setInterval(() => {
+      const s = this.g?.state;
+      if (s && !s.result && s.away?.some((x) => x !== null)) this.render();
+    }, 5000);
     this.apply(snap, false);
     this.connect();
     document.addEventListener('keydown', this.onKey);
@@ -45,6 +54,8 @@ export class GamePage {
 
   close() {
     this.closed = true;
+    this.clocks.stop();
+    clearInterval(this.awayTimer);
     clearTimeout(this.backTimer);
     document.title = t('app.title');
     this.ws?.close();
@@ -78,6 +89,8 @@ export class GamePage {
     const history = before && msg.from > 0 ? before.history.slice(0, msg.from).concat(msg.history) : msg.history;
     const fresh = msg.from === 0 ? [] : msg.history;
     this.g = { ...msg, history };
+    this.clocks.update(msg.state.clock);
+    this.notifyTurn(before, msg);
     // A snapshot says which seats this browser's session plays, and the chat it may read.
     if (!live) {
       this.you = msg.you || [];
@@ -271,6 +284,10 @@ export class GamePage {
       if (act === 'resign' && !confirm(t('confirm.resign'))) return;
       if (act === 'leave' && !confirm(t('confirm.leave'))) return;
       if (act === 'rematch' || act === 'gorematch') return this.rematch();
+      if (act === 'claim' || act === 'claimdraw') {
+        await api(`/api/games/${id}/claim`, { token: this.anyToken(), draw: act === 'claimdraw' });
+        return;
+      }
       const token = act === 'undo' ? this.undoToken() : this.anyToken();
       const body = { token };
       if (act === 'decline') body.accept = false;
@@ -493,7 +510,8 @@ export class GamePage {
         s.draw_offer.includes(p.seat) ? t('players.offersDraw') : '',
       ].filter(Boolean).map((x) => `<em>${esc(x)}</em>`).join(' ');
       const spinner = turn && s.thinking ? ` <span class="spinner" aria-label="${esc(t('players.thinking'))}"></span>` : '';
-      return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(this.sideName(p.seat))}</span> ${esc(who)} ${tags}${spinner}</div>`;
+      const profile = p.user ? ` <a class="profile-link" href="#/@/${esc(p.user)}">${esc(who)}</a>` : ` ${esc(who)}`;
+      return `<div class="player${turn ? ' turn' : ''}"><span class="chip p${p.seat}">${esc(this.sideName(p.seat))}</span>${profile} ${tags}${spinner} ${this.clocks.html(p.seat)}</div>`;
     }).join('');
   }
 
@@ -546,6 +564,30 @@ export class GamePage {
     return ownTurn || (!otherHumans && sinceOk);
   }
 
+  /** A browser notification when it becomes this browser's turn while the
+   * page is hidden (if the player allowed them). */
+  notifyTurn(before, msg) {
+    const turn = msg.state.turn;
+    const was = before?.state.turn;
+    const mineNow = turn.kind === 'player' && turn.seat in this.mine();
+    const changed = !was || was.kind !== turn.kind || was.seat !== turn.seat;
+    if (!mineNow || !changed || !document.hidden) return;
+    if (!('Notification' in window) || Notification.permission !== 'granted') return;
+    try { new Notification(t('app.title'), { body: t('notify.yourTurn', { game: msg.title }), tag: msg.id }); } catch { /* not here */ }
+  }
+
+  /** Whether another player has been away long enough to claim the game
+   * (the server decides; this only shows the buttons): 2 minutes without a
+   * clock, the days of a correspondence control; never in real time. */
+  claimable(s, mine) {
+    const control = s.clock?.control;
+    if (control && !('days' in control)) return false;
+    const limit = control ? control.days * 86_400_000 : 120_000;
+    const now = Date.now() + this.clocks.serverSkew;
+    return s.players.some((p) => p.kind === 'human' && !(p.seat in mine)
+      && (s.away?.[p.seat] ?? null) !== null && now >= s.away[p.seat] + limit);
+  }
+
   /** The buttons that fit now: hint, undo, draw, resign or leave, rematch, view. */
   showControls({ g, s, myTurn }) {
     const mine = this.mine();
@@ -560,6 +602,10 @@ export class GamePage {
     if (playing && othersOffer) ctl.push(['decline', t('controls.declineDraw')]);
     if (playing && g.num_players === 2) ctl.push(['resign', t('controls.resign')]);
     if (playing && g.num_players > 2) ctl.push(['leave', t('controls.leave')]);
+    if (playing && this.claimable(s, mine)) {
+      ctl.push(['claim', t('controls.claimWin')]);
+      if (g.num_players === 2) ctl.push(['claimdraw', t('controls.claimDraw')]);
+    }
     ctl.push(['flip', t('controls.flip')]);
     if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? t('controls.zoomOut') : t('controls.zoomIn')]);
     this.el('.controls').innerHTML = ctl.map(([a, text]) => `<button type="button" data-act="${a}">${esc(text)}</button>`).join('');

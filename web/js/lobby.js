@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { esc, levelLabel } from './util.js';
 import { t } from './i18n.js';
 import { gameRows } from './profile.js';
+import { clockOptions, clockValue } from './clock.js';
 
 export class LobbyPage {
   constructor(main, catalog, toast, focus) {
@@ -27,6 +28,7 @@ export class LobbyPage {
           <h2>${esc(t('lobby.post'))}</h2>
           <label>${esc(t('lobby.game'))} <select name="game">${games}</select></label>
           <div id="seekseats"></div>
+          <label>${esc(t('clock.control'))} <select name="clock">${clockOptions()}</select></label>
           <label><input type="checkbox" name="hints"> ${esc(t('lobby.hints'))}</label>
           <label>${esc(t('lobby.to'))} <input name="to" maxlength="20" autocomplete="off" placeholder="${esc(t('lobby.toPlaceholder'))}"></label>
           <label><input type="checkbox" name="unlisted"> ${esc(t('lobby.unlisted'))}</label>
@@ -59,8 +61,13 @@ export class LobbyPage {
   async showYourTurn() {
     const mine = await api('/api/me/games').catch(() => null);
     if (!mine || this.closed) return;
-    this.main.querySelector('#yourturn').innerHTML = mine.your_turn.length
-      ? `<h2>${esc(t('lobby.yourTurn'))}</h2><div class="list">${gameRows(mine.your_turn)}</div>` : '';
+    const n = mine.your_turn.length;
+    document.title = n ? `(${n}) ${t('app.title')}` : t('app.title');
+    const ask = 'Notification' in window && Notification.permission === 'default'
+      ? `<button type="button" id="notify" class="ghost">${esc(t('lobby.notify'))}</button>` : '';
+    this.main.querySelector('#yourturn').innerHTML = (n
+      ? `<h2>${esc(t('lobby.yourTurn'))}</h2><div class="list">${gameRows(mine.your_turn)}</div>` : '') + ask;
+    this.main.querySelector('#notify')?.addEventListener('click', () => Notification.requestPermission());
   }
 
   connect() {
@@ -90,7 +97,8 @@ export class LobbyPage {
 
   row(s) {
     const seats = s.seats.map((x) => (x.state === 'open' ? t('lobby.openSeat') : x.state === 'ai' ? levelLabel(x.level) : x.name)).join(' · ');
-    const tags = [s.hints ? t('lobby.withHints') : t('lobby.casual'), s.to ? t('lobby.forUser', { name: s.to }) : '', s.unlisted ? t('lobby.byLink') : '']
+    const clock = s.clock ? ('days' in s.clock ? t('clock.days', { count: s.clock.days }) : `${s.clock.initial_s / 60}+${s.clock.increment_s}`) : t('clock.none');
+    const tags = [clock, s.hints ? t('lobby.withHints') : t('lobby.casual'), s.to ? t('lobby.forUser', { name: s.to }) : '', s.unlisted ? t('lobby.byLink') : '']
       .filter(Boolean).join(' · ');
     const action = s.mine
       ? `<button type="button" class="ghost" data-cancel="${esc(s.id)}">${esc(t('lobby.cancel'))}</button>`
@@ -109,7 +117,7 @@ export class LobbyPage {
       const v = sel.value;
       return v.startsWith('ai:') ? { type: 'ai', level: v.slice(3) } : { type: v };
     });
-    const body = { spec: form.game.value, seats, hints: form.hints.checked, unlisted: form.unlisted.checked };
+    const body = { spec: form.game.value, seats, hints: form.hints.checked, unlisted: form.unlisted.checked, clock: clockValue(form.clock.value) };
     const to = form.to.value.trim();
     if (to) body.to = to;
     try {

@@ -32,4 +32,5 @@ export const sounds = {
   dice: () => { for (let i = 0; i < 3; i++) setTimeout(() => tone(700 + 200 * Math.random(), 0.03, 'square', 0.03), i * 40); },
   end: () => { tone(440, 0.15); setTimeout(() => tone(660, 0.25), 150); },
   error: () => tone(160, 0.15, 'sawtooth', 0.04),
+  lowTime: () => { tone(880, 0.08, 'square', 0.05); setTimeout(() => tone(880, 0.08, 'square', 0.05), 160); },
 };

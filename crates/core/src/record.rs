@@ -417,13 +417,14 @@ impl Record {
             },
             // `end: agreement` or `aborted` with another result (`Board` is
             // never read from an `end:` line).
-            (Some(_), Some(claimed), None) => {
+            (Some(r), Some(claimed), None) => {
                 let all = Outcome::Draw(PlayerSet::all(game.num_players()));
                 if claimed == all {
-                    ending(claimed, EndReason::Agreement)
+                    ending(claimed, r)
                 } else {
                     bad(format!(
-                        "an agreement is a draw of every seat (`{}`), not `{}`",
+                        "`end: {}` is a draw of every seat (`{}`), not `{}`",
+                        r.as_str(),
                         all.to_text(),
                         claimed.to_text()
                     ))

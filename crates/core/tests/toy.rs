@@ -561,17 +561,28 @@ fn declared_results_must_agree_with_the_replay() {
     );
     refused(
         &format!("{head}result: win 1\nend: agreement\n\n"),
-        "agreement is a draw",
+        "is a draw of every seat",
     );
     refused(
         &format!("{head}result: draw 1\nend: agreement\n\n"),
-        "agreement is a draw",
+        "is a draw of every seat",
     );
     refused(&format!("{head}end: resign\n\n"), "needs a `result:`");
     refused(&format!("{head}result: win 1\nend: board\n\n"), "bad end");
     refused(
-        &format!("{head}result: draw 1,2\nend: abandoned\n\n"),
-        "`end: abandoned` is a win",
+        &format!("{head}result: draw 1,2\nend: time\n\n"),
+        "`end: time` is a win",
+    );
+    // A claimed draw of an abandoned game, and an aborted game, are draws
+    // of every seat.
+    for end in ["abandoned", "aborted"] {
+        let text = format!("{head}result: draw 1,2\nend: {end}\n\n");
+        let reason = ending(&text).ok().flatten().map(|e| e.reason.as_str());
+        assert_eq!(reason, Some(end), "{text}");
+    }
+    refused(
+        &format!("{head}result: win 1\nend: aborted\n\n"),
+        "draw of every seat",
     );
     refused(
         &format!("{head}result: win 2\nend: resign\n{moves}"),

@@ -115,7 +115,7 @@ fn yes() -> bool {
 /// claim the win (or a draw).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
 pub struct ClaimRequest {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub token: String,
     #[serde(default)]
     pub draw: bool,
@@ -180,7 +180,7 @@ pub struct SeatAnswer {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ChatRequest {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub token: String,
     pub room: Room,
     pub text: String,
@@ -469,7 +469,7 @@ pub enum ClientMessage {
     /// A chat line (see `ChatRequest`), answered by `ack` (ply 0 unused:
     /// `ok`) or `error`.
     Chat {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "String::is_empty")]
         token: String,
         room: Room,
         text: String,

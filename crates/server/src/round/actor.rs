@@ -301,7 +301,7 @@ impl Actor {
         for attempt in 0..2 {
             let result = match self.round.plan(caller, command.clone()) {
                 Err(e) => Err(e),
-                Ok(Plan::Change(change)) => self.commit(change).await,
+                Ok(Plan::Change(change)) => self.commit(*change).await,
                 Ok(Plan::Answer(answer)) => Ok(answer),
                 Ok(Plan::Rematch(next)) => self.rematch(*next).await,
                 Ok(Plan::Hint { game, seed }) => {
@@ -469,7 +469,7 @@ impl Actor {
                 };
                 let planned = self.round.plan_for(seat, command);
                 match planned {
-                    Ok(Plan::Change(change)) => self.commit(change).await.map(|_| true),
+                    Ok(Plan::Change(change)) => self.commit(*change).await.map(|_| true),
                     Ok(_) => Ok(false),
                     Err(e) => Err(e),
                 }

@@ -256,7 +256,7 @@ mod tests {
         let caller = Caller::token(&format!("t{seat}"));
         match r.plan(&caller, Command::Play { action, ply: None })? {
             Plan::Change(c) => {
-                r.apply(c);
+                r.apply(*c);
                 Ok(())
             }
             _ => panic!("a move is a change"),

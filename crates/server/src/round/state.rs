@@ -257,13 +257,19 @@ pub struct Change {
 /// What a command needs from its owner beyond the round itself.
 pub enum Plan {
     /// Store this change, then apply it.
-    Change(Change),
+    Change(Box<Change>),
     /// Nothing to store; answer at once.
     Answer(Reply),
     /// Start this new game, then record it as the rematch.
     Rematch(Box<Round>),
     /// Ask the AI about this position.
     Hint { game: Box<dyn AnyGame>, seed: u64 },
+}
+
+impl Plan {
+    pub fn change(change: Change) -> Plan {
+        Plan::Change(Box::new(change))
+    }
 }
 
 /// A game in progress.
@@ -442,14 +448,14 @@ impl Round {
                         });
                     }
                 }
-                self.play(seat, &action).map(Plan::Change)
+                self.play(seat, &action).map(Plan::change)
             }
             Command::Join { name } => self.join(seat, name, &Caller::default()),
-            Command::Undo => self.undo(seat).map(Plan::Change),
-            Command::Resign => self.resign(seat).map(Plan::Change),
-            Command::Draw { accept } => self.draw(seat, accept).map(Plan::Change),
-            Command::Leave => self.leave(seat).map(Plan::Change),
-            Command::Claim { draw } => self.claim(seat, draw).map(Plan::Change),
+            Command::Undo => self.undo(seat).map(Plan::change),
+            Command::Resign => self.resign(seat).map(Plan::change),
+            Command::Draw { accept } => self.draw(seat, accept).map(Plan::change),
+            Command::Leave => self.leave(seat).map(Plan::change),
+            Command::Claim { draw } => self.claim(seat, draw).map(Plan::change),
             Command::Rematch => Ok(match &self.meta.rematch {
                 Some(id) => Plan::Answer(Reply::Game(id.clone())),
                 None => Plan::Rematch(Box::new(self.rematch_round())),
@@ -563,14 +569,14 @@ impl Round {
                 slot.name = n;
             }
             let token = slot.new_token();
-            return Ok(Plan::Change(
+            return Ok(Plan::change(
                 self.meta_change(meta, Reply::Seat(seat, Some(token))),
             ));
         }
         match name {
             Some(n) if n != slot.name => {
                 slot.name = n;
-                Ok(Plan::Change(
+                Ok(Plan::change(
                     self.meta_change(meta, Reply::Seat(seat, None)),
                 ))
             }
@@ -1078,7 +1084,7 @@ mod tests {
 
     fn change(plan: Result<Plan, RoundError>) -> Change {
         match plan {
-            Ok(Plan::Change(c)) => c,
+            Ok(Plan::Change(c)) => *c,
             Err(e) => panic!("refused: {e}"),
             Ok(_) => panic!("not a change"),
         }
