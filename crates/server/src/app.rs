@@ -107,6 +107,7 @@ impl App {
         tokio::spawn(sweep_ai_turns(Arc::downgrade(&app)));
         tokio::spawn(crate::lobby::service::sweep(Arc::downgrade(&app)));
         tokio::spawn(sweep_due_games(Arc::downgrade(&app)));
+        tokio::spawn(crate::rating::service::follow(Arc::downgrade(&app)));
         Ok(app)
     }
 
@@ -398,6 +399,19 @@ impl App {
         .await?
     }
 
+    /// Show game `id`'s rating changes (it was rated).
+    pub async fn rated(
+        self: &Arc<Self>,
+        id: &str,
+        diffs: Vec<Option<i32>>,
+    ) -> Result<(), RoundError> {
+        self.ask(id, |reply| Msg::Rated {
+            diffs: diffs.clone(),
+            reply,
+        })
+        .await?
+    }
+
     /// Store a chat line of game `id` (number `seq`) and tell the other
     /// instances.
     pub(crate) async fn store_chat(
@@ -573,6 +587,11 @@ impl App {
         let (seats, tokens) = self.seats_for(game.as_ref(), &req.seats, visitor)?;
         let seed = req.seed.unwrap_or_else(|| rand::thread_rng().gen());
         let mut round = self.new_round(game, req.position, seed, seats)?;
+        if req.rated {
+            return Err(RoundError::BadRequest(
+                "rated games start from the lobby (POST /api/seeks with \"rated\": true)".into(),
+            ));
+        }
         round.meta.hints = req.hints;
         round.roll_dice();
         if let Some(control) = req.clock {

@@ -11,6 +11,7 @@
 //! - `api` / `ws`: the JSON API and the live channel of a game;
 //! - `user`: accounts, sessions, rate limits, profiles (lila's `user`);
 //! - `lobby`: open challenges that start games (lila's `lobby`);
+//! - `rating`: Glicko-2 ratings per pool, updated as rated games end;
 //! - `ai`: AI seats and hints; `assets`: the UI in `web/` and the rules.
 
 pub mod ai;
@@ -20,6 +21,7 @@ pub mod assets;
 pub mod error;
 pub mod lobby;
 pub mod protocol;
+pub mod rating;
 pub mod round;
 pub mod store;
 pub mod user;

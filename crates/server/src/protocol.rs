@@ -65,6 +65,10 @@ pub struct NewGame {
     /// or `{"days": 2}` (correspondence); none by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<TimeControl>,
+    /// Refused here (400): rated games start from the lobby, where every
+    /// seat is a signed-in player.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// `POST /api/games/import`: a record file and the seats to go on with.
@@ -361,6 +365,12 @@ pub struct GameState {
     /// `null` while connected; for abandonment claims.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub away: Vec<Option<i64>>,
+    /// A rated game.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// Once a rated game is over and rated: each seat's rating change.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rating_diff: Vec<Option<i32>>,
 }
 
 /// The clocks as the server counts them at `at` (ms since 1970): each
@@ -583,8 +593,8 @@ pub struct Profile {
     pub created: i64,
     /// Per game name (`dragonchess`, …).
     pub record: std::collections::BTreeMap<String, Tally>,
-    /// Per rating pool, once ratings exist (empty today).
-    pub ratings: std::collections::BTreeMap<String, serde_json::Value>,
+    /// Per rating pool (`dragonchess`, `gildervaik(mode=warrior)/correspondence`).
+    pub ratings: std::collections::BTreeMap<String, PoolRating>,
     pub playing: Vec<Summary>,
     /// The first page of finished games (`/api/players/{name}/games?page=N`
     /// for more).
@@ -625,7 +635,8 @@ pub struct NewSeek {
     /// A time control, as for `NewGame`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<TimeControl>,
-    /// Rated (coming with ratings: only `false` today).
+    /// Rated: every seat a signed-in player (no AI seat, no hints, no
+    /// take-backs).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
     /// One per seat, in seat order; default: the creator, then open seats.
@@ -696,4 +707,29 @@ pub struct Accepted {
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum LobbyMessage {
     Seeks { seeks: Vec<Seek> },
+}
+
+// -------------------------------------------------------------- ratings
+
+/// A player's rating in one pool.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PoolRating {
+    pub rating: i32,
+    /// Rating deviation: how unsure the rating still is.
+    pub rd: i32,
+    pub games: u32,
+    /// Shown as `1500?`: the deviation is still above 110.
+    pub provisional: bool,
+    /// `[ms since 1970, rating]` after each game, oldest first (the last 500).
+    #[serde(default)]
+    pub history: Vec<(i64, i32)>,
+}
+
+/// A line of `GET /api/leaderboard?pool=<pool>`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Leader {
+    pub username: String,
+    pub rating: i32,
+    pub rd: i32,
+    pub games: u32,
 }

@@ -49,6 +49,8 @@ pub struct SeekDoc {
     pub unlisted: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<tabula_clock::TimeControl>,
+    #[serde(default)]
+    pub rated: bool,
     /// The game, once every seat is filled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
@@ -61,6 +63,8 @@ pub enum SeekError {
     Already,
     Started,
     NotForYou,
+    /// Rated games are between signed-in players.
+    SignIn,
 }
 
 impl std::fmt::Display for SeekError {
@@ -70,6 +74,7 @@ impl std::fmt::Display for SeekError {
             SeekError::Already => "you already hold a seat in this challenge",
             SeekError::Started => "this challenge has been taken",
             SeekError::NotForYou => "this challenge is for another player",
+            SeekError::SignIn => "sign in to play rated games",
         })
     }
 }
@@ -83,9 +88,6 @@ impl SeekDoc {
         players: usize,
         title: &str,
     ) -> Result<SeekDoc, String> {
-        if req.rated {
-            return Err("rated games come with ratings: not available yet".into());
-        }
         let asked = if req.seats.is_empty() {
             let mut seats = vec![SeekSeatRequest::Open; players];
             seats[0] = SeekSeatRequest::Me;
@@ -105,6 +107,18 @@ impl SeekDoc {
         }
         if !asked.contains(&SeekSeatRequest::Open) {
             return Err("a challenge needs at least one open seat".into());
+        }
+        if req.rated {
+            if !creator.0.starts_with("u:") {
+                return Err("sign in to play rated games".into());
+            }
+            if req.hints
+                || asked
+                    .iter()
+                    .any(|s| matches!(s, SeekSeatRequest::Ai { .. }))
+            {
+                return Err("a rated game has no AI seat and no hints".into());
+            }
         }
         let seats = asked
             .iter()
@@ -129,6 +143,7 @@ impl SeekDoc {
             to: req.to.as_ref().map(|t| t.to_ascii_lowercase()),
             unlisted: req.unlisted,
             clock: req.clock,
+            rated: req.rated,
             game: None,
         })
     }
@@ -173,6 +188,9 @@ impl SeekDoc {
         let Some(id) = ids.first() else {
             return Err(SeekError::NotForYou);
         };
+        if self.rated && account.is_none() {
+            return Err(SeekError::SignIn);
+        }
         if let Some(slot) = self.seats.iter_mut().find(|s| **s == Slot::Open) {
             *slot = Slot::Player {
                 id: id.clone(),
@@ -243,7 +261,7 @@ impl SeekDoc {
                 })
                 .collect(),
             hints: self.hints,
-            rated: false,
+            rated: self.rated,
             clock: self.clock,
             to: self.to.clone(),
             unlisted: self.unlisted,

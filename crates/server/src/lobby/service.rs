@@ -27,6 +27,7 @@ pub const LIST_LIMIT: usize = 200;
 fn conflict(e: SeekError) -> ApiError {
     let status = match e {
         SeekError::NotForYou => StatusCode::FORBIDDEN,
+        SeekError::SignIn => StatusCode::UNAUTHORIZED,
         _ => StatusCode::CONFLICT,
     };
     ApiError::new(status, e.to_string())
@@ -171,6 +172,7 @@ impl App {
         let mut round = self.new_round(game, None, seed, seek.game_seats())?;
         round.id = id.to_string();
         round.meta.hints = seek.hints;
+        round.meta.rated = seek.rated;
         round.roll_dice();
         if let Some(control) = seek.clock {
             round.now = self.now();

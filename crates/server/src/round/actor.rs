@@ -66,6 +66,11 @@ pub(crate) enum Msg {
         caller: Caller,
         reply: oneshot::Sender<(GameView, broadcast::Receiver<Published>)>,
     },
+    /// The game was rated: each seat's rating change.
+    Rated {
+        diffs: Vec<Option<i32>>,
+        reply: oneshot::Sender<Result<(), RoundError>>,
+    },
     /// A live channel of these seats closed.
     Unwatch { seats: Vec<u8> },
     /// The game as a record file.
@@ -246,6 +251,12 @@ impl Actor {
                 self.presence(&seats, 1).await;
             }
             Msg::Unwatch { seats } => self.presence(&seats, -1).await,
+            Msg::Rated { diffs, reply } => {
+                let mut meta = self.round.meta.clone();
+                meta.rating_diff = diffs;
+                let change = self.round.meta_change(meta, super::Reply::Done);
+                let _ = reply.send(self.commit(change).await.map(|_| ()));
+            }
             Msg::Chat {
                 caller,
                 room,

@@ -25,6 +25,10 @@ pub struct GameEnded {
     /// Seats whose player left before the end (they rank last).
     pub left: Vec<u8>,
     pub ply: usize,
+    /// A rated game (ratings subscribe to endings).
+    pub rated: bool,
+    /// Its time control is by correspondence (its own rating pools).
+    pub correspondence: bool,
 }
 
 /// Where game endings are announced. Subscribers that fall behind lose the

@@ -157,6 +157,12 @@ pub struct Meta {
     /// (`None`: connected now), for abandonment claims.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub away: Vec<Option<i64>>,
+    /// A rated game: every seat an account; no hints, no take-backs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// Each seat's rating change, once the game is rated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rating_diff: Vec<Option<i32>>,
 }
 
 impl Meta {
@@ -688,6 +694,9 @@ impl Round {
         if self.meta.clock.is_some() {
             return Err(RoundError::UndoTimed);
         }
+        if self.meta.rated {
+            return Err(RoundError::UndoNotAllowed);
+        }
         let mut game = self.start_game.clone();
         for e in &self.history[..last] {
             game.apply_text(&e.text)?;
@@ -804,6 +813,7 @@ impl Round {
             Meta {
                 seats,
                 hints: self.meta.hints,
+                rated: self.meta.rated,
                 clock: self
                     .meta
                     .clock
@@ -846,6 +856,12 @@ impl Round {
             seats: self.players(),
             left: self.meta.left.clone(),
             ply: self.history.len(),
+            rated: self.meta.rated,
+            correspondence: self
+                .meta
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.control().is_correspondence()),
         }
     }
 
@@ -925,6 +941,8 @@ impl Round {
             hints: self.meta.hints_allowed(),
             clock: self.clock_info(),
             away: self.meta.away.clone(),
+            rated: self.meta.rated,
+            rating_diff: self.meta.rating_diff.clone(),
         }
     }
 

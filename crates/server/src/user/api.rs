@@ -34,6 +34,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/me/games", get(my_games))
         .route("/api/players/{name}", get(profile))
         .route("/api/players/{name}/games", get(finished_games))
+        .route("/api/leaderboard", get(leaderboard))
 }
 
 fn internal(e: impl std::fmt::Display) -> ApiError {
@@ -385,11 +386,15 @@ async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> Answe
         .player_games(&ids, true, PAGE, 0)
         .await
         .map_err(internal)?;
+    let ratings = app
+        .ratings_of(&account.name.to_ascii_lowercase())
+        .await
+        .map_err(internal)?;
     Ok(Json(Profile {
         username: account.name,
         created: account.created,
         record,
-        ratings: Default::default(),
+        ratings,
         playing: summaries(&app, &playing),
         finished: summaries(&app, &finished),
     }))
@@ -420,4 +425,17 @@ async fn finished_games(
         games: summaries(&app, &heads),
         more,
     }))
+}
+
+#[derive(serde::Deserialize)]
+struct PoolQuery {
+    pool: String,
+}
+
+/// The best established ratings of a pool.
+async fn leaderboard(
+    State(app): State<Arc<App>>,
+    Query(q): Query<PoolQuery>,
+) -> Answer<Vec<crate::protocol::Leader>> {
+    Ok(Json(app.leaderboard(&q.pool).await.map_err(internal)?))
 }
