@@ -9,7 +9,7 @@
 import { api, knownGames, playerName, setPlayerName, rememberSeat, whoAmI } from './api.js';
 import { LobbyPage } from './lobby.js';
 import { loginPage, accountPage } from './account.js';
-import { profilePage, gameRows } from './profile.js';
+import { profilePage, gameRows, leaderboardPage } from './profile.js';
 import { clockOptions, clockValue } from './clock.js';
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
@@ -265,6 +265,7 @@ async function route() {
     } else if (parts[0] === 'login') loginPage(main, toast, signedIn);
     else if (parts[0] === 'account' && me.username) accountPage(main, me, toast, signedIn);
     else if (parts[0] === '@' && parts[1]) await profilePage(main, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'leaderboard' && parts[1]) await leaderboardPage(main, decodeURIComponent(parts[1]));
     else if (parts[0] === 'rules' && parts[1]) await rules(parts[1], parts[2] === 'reference');
     else if (parts[0] === 'game' && parts[1]) {
       const token = new URLSearchParams(query).get('t');

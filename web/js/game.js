@@ -547,7 +547,10 @@ export class GamePage {
     if (seats.length) actions.push(`<button type="button" data-act="${s.rematch ? 'gorematch' : 'rematch'}">${esc(s.rematch ? t('controls.goRematch') : t('controls.rematch'))}</button>`);
     actions.push(`<a class="button ghost" href="#/new/${esc(g.game)}">${esc(t('home.newGame'))}</a>`);
     actions.push(`<a class="button ghost" href="/api/games/${esc(this.id)}/record" download>${esc(t('links.export'))}</a>`);
-    box.innerHTML = `<h2>${esc(t('over.headline', { head, by }))}</h2><div class="row">${actions.join('')}</div>`;
+    // A rated game: each player's rating change, once the server has rated it.
+    const diffs = (s.rating_diff || []).map((d, seat) => (d === null ? '' : `<span class="ratingdiff ${d >= 0 ? 'up' : 'down'}">${esc(this.sideName(seat))} ${d >= 0 ? '+' : ''}${d}</span>`)).join(' ');
+    const rating = diffs ? `<p class="ratingdiffs">${esc(t('over.rating'))} ${diffs}</p>` : '';
+    box.innerHTML = `<h2>${esc(t('over.headline', { head, by }))}</h2>${rating}<div class="row">${actions.join('')}</div>`;
   }
 
   /** Whether `seat` may take back now: the server's rule (crates/server round/state.rs). */

@@ -30,6 +30,7 @@ export class LobbyPage {
           <div id="seekseats"></div>
           <label>${esc(t('clock.control'))} <select name="clock">${clockOptions()}</select></label>
           <label><input type="checkbox" name="hints"> ${esc(t('lobby.hints'))}</label>
+          <label><input type="checkbox" name="rated"> ${esc(t('lobby.rated'))}</label>
           <label>${esc(t('lobby.to'))} <input name="to" maxlength="20" autocomplete="off" placeholder="${esc(t('lobby.toPlaceholder'))}"></label>
           <label><input type="checkbox" name="unlisted"> ${esc(t('lobby.unlisted'))}</label>
           <button type="submit">${esc(t('lobby.postButton'))}</button>
@@ -98,7 +99,7 @@ export class LobbyPage {
   row(s) {
     const seats = s.seats.map((x) => (x.state === 'open' ? t('lobby.openSeat') : x.state === 'ai' ? levelLabel(x.level) : x.name)).join(' · ');
     const clock = s.clock ? ('days' in s.clock ? t('clock.days', { count: s.clock.days }) : `${s.clock.initial_s / 60}+${s.clock.increment_s}`) : t('clock.none');
-    const tags = [clock, s.hints ? t('lobby.withHints') : t('lobby.casual'), s.to ? t('lobby.forUser', { name: s.to }) : '', s.unlisted ? t('lobby.byLink') : '']
+    const tags = [clock, s.rated ? t('lobby.ratedTag') : s.hints ? t('lobby.withHints') : t('lobby.casual'), s.to ? t('lobby.forUser', { name: s.to }) : '', s.unlisted ? t('lobby.byLink') : '']
       .filter(Boolean).join(' · ');
     const action = s.mine
       ? `<button type="button" class="ghost" data-cancel="${esc(s.id)}">${esc(t('lobby.cancel'))}</button>`
@@ -117,7 +118,7 @@ export class LobbyPage {
       const v = sel.value;
       return v.startsWith('ai:') ? { type: 'ai', level: v.slice(3) } : { type: v };
     });
-    const body = { spec: form.game.value, seats, hints: form.hints.checked, unlisted: form.unlisted.checked, clock: clockValue(form.clock.value) };
+    const body = { spec: form.game.value, seats, hints: form.hints.checked, rated: form.rated.checked, unlisted: form.unlisted.checked, clock: clockValue(form.clock.value) };
     const to = form.to.value.trim();
     if (to) body.to = to;
     try {

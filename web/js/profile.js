@@ -13,6 +13,23 @@ export function gameRows(games) {
     </a>`).join('');
 }
 
+/** A rating history as a small SVG line chart (no library). */
+export function ratingChart(history) {
+  if (history.length < 2) return '';
+  const W = 320;
+  const H = 90;
+  const ts = history.map(([at]) => at);
+  const rs = history.map(([, r]) => r);
+  const [t0, t1] = [Math.min(...ts), Math.max(...ts)];
+  const [r0, r1] = [Math.min(...rs) - 10, Math.max(...rs) + 10];
+  const x = (at) => (t1 === t0 ? 0 : ((at - t0) / (t1 - t0)) * (W - 40)) + 35;
+  const y = (r) => H - 10 - ((r - r0) / (r1 - r0)) * (H - 20);
+  const points = history.map(([at, r]) => `${x(at).toFixed(1)},${y(r).toFixed(1)}`).join(' ');
+  return `<svg class="ratingchart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t('profile.history'))}">
+    <text x="2" y="${y(r1 - 10) + 4}" font-size="10">${r1 - 10}</text><text x="2" y="${y(r0 + 10) + 4}" font-size="10">${r0 + 10}</text>
+    <polyline fill="none" stroke="currentColor" stroke-width="2" points="${points}"/></svg>`;
+}
+
 export async function profilePage(main, name) {
   const p = await api(`/api/players/${encodeURIComponent(name)}`);
   const tally = Object.entries(p.record).map(([game, r]) => `
@@ -21,6 +38,10 @@ export async function profilePage(main, name) {
     <section class="profile">
       <h1>${esc(p.username)}</h1>
       <p class="muted">${esc(t('profile.since', { date: new Date(p.created).toLocaleDateString() }))}</p>
+      ${Object.keys(p.ratings).length ? `<h2>${esc(t('profile.ratings'))}</h2><table class="tally">
+        <thead><tr><th scope="col">${esc(t('profile.pool'))}</th><th scope="col">${esc(t('profile.rating'))}</th><th scope="col">${esc(t('profile.games'))}</th></tr></thead>
+        <tbody>${Object.entries(p.ratings).map(([pool, r]) => `<tr><th scope="row"><a href="#/leaderboard/${encodeURIComponent(pool)}">${esc(pool)}</a></th><td>${r.rating}${r.provisional ? '?' : ''}</td><td>${r.games}</td></tr>
+          <tr><td colspan="3">${ratingChart(r.history)}</td></tr>`).join('')}</tbody></table>` : ''}
       <table class="tally">
         <thead><tr><th scope="col">${esc(t('profile.game'))}</th><th scope="col">${esc(t('profile.wins'))}</th><th scope="col">${esc(t('profile.draws'))}</th><th scope="col">${esc(t('profile.losses'))}</th></tr></thead>
         <tbody>${tally || `<tr><td colspan="4">${esc(t('profile.noneYet'))}</td></tr>`}</tbody>
@@ -39,4 +60,15 @@ export async function profilePage(main, name) {
     main.querySelector('#finished').insertAdjacentHTML('beforeend', gameRows(r.games));
     more.hidden = !r.more;
   });
+}
+
+/** `#/leaderboard/<pool>`: the best established ratings of a pool. */
+export async function leaderboardPage(main, pool) {
+  const rows = await api(`/api/leaderboard?pool=${encodeURIComponent(pool)}`);
+  main.innerHTML = `
+    <section class="profile">
+      <h1>${esc(t('profile.leaderboard', { pool }))}</h1>
+      <table class="tally"><thead><tr><th scope="col">#</th><th scope="col">${esc(t('account.username'))}</th><th scope="col">${esc(t('profile.rating'))}</th><th scope="col">${esc(t('profile.games'))}</th></tr></thead>
+      <tbody>${rows.map((r, i) => `<tr><td>${i + 1}</td><td><a href="#/@/${esc(r.username)}">${esc(r.username)}</a></td><td>${r.rating}</td><td>${r.games}</td></tr>`).join('') || `<tr><td colspan="4">${esc(t('profile.noneYet'))}</td></tr>`}</tbody></table>
+    </section>`;
 }

@@ -73,6 +73,7 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
         "SeekId" => round_trip::<SeekId>(json),
         "Accepted" => round_trip::<Accepted>(json),
         "LobbyMessage" => round_trip::<LobbyMessage>(json),
+        "Vec<Leader>" => round_trip::<Vec<Leader>>(json),
         other => Err(format!("no type `{other}` in the test's table")),
     }
 }
