@@ -439,7 +439,7 @@ async fn two_strangers_meet_in_the_lobby_play_chat_and_see_it_on_their_profiles(
         .await;
     assert!(error(&v).contains("session"), "{v}");
     let bad = [
-        json!({"spec": "race", "rated": true}),
+        json!({"spec": "race", "rated": true, "hints": true}),
         json!({"spec": "race", "clock": {"initial_s": 5}}),
         json!({"spec": "race", "clock": {"days": 4}}),
         json!({"spec": "race", "seats": [{"type": "me"}, {"type": "me"}]}),
