@@ -190,6 +190,7 @@ async fn play_one(
                 seed: Some(rng.gen()),
                 hints: false,
                 clock: None,
+                rated: false,
             },
             &Default::default(),
         )
