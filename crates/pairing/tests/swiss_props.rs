@@ -5,7 +5,7 @@
 use pairing::swiss::{self, Colour, Game, GameResult, Round, SwissConfig, SwissPairing};
 use pairing::{Player, PlayerId};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use std::collections::{HashMap, HashSet};
 
 /// Deterministic stream for results and withdrawals, seeded by proptest.
@@ -235,11 +235,15 @@ fn tournament(n: usize, rounds: usize, seed: u64) -> Result<(), TestCaseError> {
 }
 
 fn run(cases: u32, strategy: impl Strategy<Value = (usize, usize, u64)>) {
-    let mut runner = TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        },
+        // A fixed seed: the same cases in CI as here.
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
     if let Err(e) = runner.run(&strategy, |(n, r, seed)| tournament(n, r, seed)) {
         panic!("{e}");
     }
