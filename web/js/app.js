@@ -273,6 +273,8 @@ async function route() {
       await page.open();
     } else await home();
     main.focus({ preventScroll: true });
+    // A new page opens at its top, not at the previous page's scroll.
+    window.scrollTo(0, 0);
   } catch (err) {
     main.innerHTML = `<p class="error">${esc(err.message)}</p><p><a href="#/">${esc(t('app.backToGames'))}</a></p>`;
   }
