@@ -163,6 +163,11 @@ export class GamePage {
       const a = e.target.closest('button')?.dataset.action;
       if (a) this.play(a);
     });
+    // The link fields select their text on a click (no inline handler: the
+    // Content-Security-Policy forbids them).
+    this.el('.links').addEventListener('click', (e) => {
+      if (e.target.matches('input[readonly]')) e.target.select();
+    });
     this.el('.level-tabs').addEventListener('click', (e) => {
       const l = e.target.closest('button')?.dataset.level;
       if (l) { this.level = Number(l); this.render(); }
@@ -425,7 +430,7 @@ export class GamePage {
   /** Invite and watch links, the record, the rules. */
   showLinks({ g }) {
     const origin = `${location.origin}${location.pathname}`;
-    const field = (text, url) => `<label>${esc(text)} <input readonly value="${esc(url)}" onclick="this.select()"></label>`;
+    const field = (text, url) => `<label>${esc(text)} <input readonly value="${esc(url)}"></label>`;
     const links = Object.entries(invites(this.id))
       .map(([seat, tok]) => field(t('links.invite', { side: this.sideName(Number(seat)) }), `${origin}#/game/${this.id}?t=${tok}`));
     links.push(field(t('links.watch'), `${origin}#/game/${this.id}`));

@@ -73,13 +73,18 @@ pub fn status_of(e: &RoundError) -> StatusCode {
         | RoundError::Busy => StatusCode::CONFLICT,
         RoundError::Rules(e) if e.kind == ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
         RoundError::Rules(_) | RoundError::BadRequest(_) => StatusCode::BAD_REQUEST,
+        RoundError::AiBusy => StatusCode::TOO_MANY_REQUESTS,
         RoundError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
 impl From<RoundError> for ApiError {
     fn from(e: RoundError) -> Self {
-        ApiError::new(status_of(&e), e.to_string())
+        let retry_after = (e == RoundError::AiBusy).then_some(1);
+        ApiError {
+            retry_after,
+            ..ApiError::new(status_of(&e), e.to_string())
+        }
     }
 }
 

@@ -194,6 +194,28 @@ pub struct Health {
     pub live: usize,
 }
 
+/// `GET /api/metrics`: what this instance's AI workers and games are doing.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Metrics {
+    /// Games in memory now.
+    pub live_games: usize,
+    /// Threads that think for AI seats and hints.
+    pub ai_workers: usize,
+    /// Jobs being computed now.
+    pub ai_running: usize,
+    /// AI seats' moves waiting for a worker.
+    pub ai_queued_moves: usize,
+    /// Hints waiting for a worker.
+    pub ai_queued_hints: usize,
+    /// Jobs done since the start.
+    pub ai_done: u64,
+    /// Time recent jobs waited for a worker (the last 256): median, 99th
+    /// percentile, longest.
+    pub ai_wait_p50_ms: u64,
+    pub ai_wait_p99_ms: u64,
+    pub ai_wait_max_ms: u64,
+}
+
 /// `GET /api/rules/{game}` and `GET /api/rules/{game}/reference`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RulesPage {
@@ -452,6 +474,11 @@ pub enum ServerMessage {
     /// A chat line of this client was posted.
     Posted {
         rid: Option<RequestId>,
+    },
+    /// The AI seat to move waits for a worker: `ahead` games' moves are
+    /// computed first (sent when it is queued, if anything is ahead).
+    Queue {
+        ahead: usize,
     },
     /// A request of this client was refused (nothing changed).
     Error {
