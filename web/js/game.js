@@ -58,6 +58,8 @@ export class GamePage {
       const msg = JSON.parse(e.data);
       if (msg.type === 'snapshot' || msg.type === 'update') this.apply(msg, msg.type === 'update');
       else if (msg.type === 'chat') this.chat?.add(msg);
+      // The AI seat waits for a worker behind other games' moves.
+      else if (msg.type === 'queue') this.toast(t('status.aiQueue', { n: msg.ahead }));
     };
     ws.onclose = () => {
       if (!this.closed) setTimeout(() => !this.closed && this.connect(), 1000);
