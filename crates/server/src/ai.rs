@@ -72,13 +72,17 @@ fn random_pick(game: &dyn AnyGame, seed: u64) -> Result<Pick, Error> {
     })
 }
 
-/// What an AI job is for: a seat's move is served before any hint.
+/// What an AI job is for, in the order they are served: a move in a game
+/// with a person comes before any hint, and both before the moves of
+/// games without a person (demos, which never take every worker).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
-    /// An AI seat's move (keyed by game).
+    /// An AI seat's move in a game with a human seat (keyed by game).
     Move,
     /// A hint for a player (keyed by requester).
     Hint,
+    /// An AI seat's move in a game without a human seat (keyed by game).
+    Demo,
 }
 
 /// The pool refused a job: too many of its class wait already.
@@ -97,6 +101,7 @@ type Task = Box<dyn FnOnce() + Send>;
 struct Job {
     task: Task,
     queued: std::time::Instant,
+    class: Class,
 }
 
 /// Jobs of one class served round robin across keys (games, or people
@@ -135,6 +140,10 @@ impl Fair {
 struct Queue {
     moves: Fair,
     hints: Fair,
+    demos: Fair,
+    /// Demo moves being computed: at most `workers - 1` (one worker is
+    /// always free for the games with people).
+    running_demos: usize,
     closed: bool,
     /// Recent waits in the queue, in ms, newest last.
     waits: std::collections::VecDeque<u64>,
@@ -161,6 +170,19 @@ pub struct AiPool {
     workers: usize,
 }
 
+impl Queue {
+    /// The next job to run, in class order.
+    fn next(&mut self, demo_slots: usize) -> Option<Job> {
+        let job = self.moves.pop().or_else(|| self.hints.pop());
+        if job.is_some() || self.running_demos >= demo_slots {
+            return job;
+        }
+        let job = self.demos.pop()?;
+        self.running_demos += 1;
+        Some(job)
+    }
+}
+
 /// What the pool is doing, for `GET /api/metrics`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PoolStats {
@@ -168,6 +190,7 @@ pub struct PoolStats {
     pub running: usize,
     pub queued_moves: usize,
     pub queued_hints: usize,
+    pub queued_demos: usize,
     pub done: u64,
     /// Median, 99th percentile and longest of the recent waits, in ms.
     pub wait_p50_ms: u64,
@@ -183,11 +206,12 @@ impl AiPool {
             queue: Default::default(),
             ready: std::sync::Condvar::new(),
         });
+        let demo_slots = (workers - 1).max(1);
         for i in 0..workers {
             let shared = std::sync::Arc::clone(&shared);
             let spawned = std::thread::Builder::new()
                 .name(format!("tabula-ai-{i}"))
-                .spawn(move || work(&shared));
+                .spawn(move || work(&shared, demo_slots));
             if let Err(e) = spawned {
                 tracing::error!("cannot start AI worker {i}: {e}");
             }
@@ -207,11 +231,17 @@ impl AiPool {
         let job = Job {
             task: Box::new(task),
             queued: std::time::Instant::now(),
+            class,
         };
         let ahead = match class {
             Class::Move => {
                 let ahead = q.moves.len;
                 q.moves.push(key, job);
+                ahead
+            }
+            Class::Demo => {
+                let ahead = q.moves.len + q.hints.len + q.demos.len;
+                q.demos.push(key, job);
                 ahead
             }
             Class::Hint if q.hints.len >= HINTS_QUEUED => return Err(Full),
@@ -256,6 +286,7 @@ impl AiPool {
             running: q.running,
             queued_moves: q.moves.len,
             queued_hints: q.hints.len,
+            queued_demos: q.demos.len,
             done: q.done,
             wait_p50_ms: at(50),
             wait_p99_ms: at(99),
@@ -271,8 +302,9 @@ impl Drop for AiPool {
     }
 }
 
-/// A worker: moves first, then hints, until the pool is dropped.
-fn work(shared: &Shared) {
+/// A worker: moves first, then hints, then demos, until the pool is
+/// dropped.
+fn work(shared: &Shared, demo_slots: usize) {
     loop {
         let job = {
             let mut q = shared.lock();
@@ -280,7 +312,7 @@ fn work(shared: &Shared) {
                 if q.closed {
                     return;
                 }
-                if let Some(job) = q.moves.pop().or_else(|| q.hints.pop()) {
+                if let Some(job) = q.next(demo_slots) {
                     let waited = job.queued.elapsed().as_millis() as u64;
                     if q.waits.len() == WAITS_KEPT {
                         q.waits.pop_front();
@@ -292,11 +324,17 @@ fn work(shared: &Shared) {
                 q = shared.ready.wait(q).unwrap_or_else(|e| e.into_inner());
             }
         };
+        let class = job.class;
         // A panicking agent must not take the worker with it.
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job.task));
         let mut q = shared.lock();
         q.running -= 1;
         q.done += 1;
+        if class == Class::Demo {
+            q.running_demos -= 1;
+            // A demo slot is free: a waiting demo may start.
+            shared.ready.notify_one();
+        }
     }
 }
 
@@ -338,6 +376,35 @@ mod pool_tests {
             *order.lock().expect("lock"),
             vec!["g1", "ann1", "bob1", "ann2"]
         );
+    }
+
+    /// Demos never take the last free worker: a game with a person still
+    /// finds one.
+    #[test]
+    fn demos_leave_a_worker_for_the_games_with_people() {
+        let pool = AiPool::new(2);
+        let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
+        let hold_rx = Arc::new(Mutex::new(hold_rx));
+        for i in 0..3 {
+            let hold_rx = Arc::clone(&hold_rx);
+            pool.spawn(Class::Demo, &format!("demo{i}"), move || {
+                let _ = hold_rx.lock().expect("lock").recv();
+            })
+            .expect("queued");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        let s = pool.stats();
+        assert_eq!((s.running, s.queued_demos), (1, 2), "{s:?}");
+        let (tx, rx) = std::sync::mpsc::channel();
+        pool.spawn(Class::Move, "game", move || {
+            let _ = tx.send(());
+        })
+        .expect("queued");
+        rx.recv_timeout(Duration::from_secs(5))
+            .expect("the move ran beside the demo");
+        for _ in 0..3 {
+            hold_tx.send(()).expect("release");
+        }
     }
 
     #[test]

@@ -758,8 +758,7 @@ fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
         result: ending.map(|e| e.outcome.to_text()),
         // An AI-only game is driven only where someone watches it: the
         // sweep that resumes AI turns leaves it alone.
-        ai_turn: ai_to_move(game, meta).is_some()
-            && meta.seats.iter().any(|s| s.kind == SeatKind::Human),
+        ai_turn: ai_to_move(game, meta).is_some() && crate::guard::has_human_seat(&meta.seats),
         to_move,
         players,
     }

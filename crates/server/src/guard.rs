@@ -243,6 +243,12 @@ struct Creator {
     ai_only: bool,
 }
 
+/// Whether a person plays one of `seats` (else the game is a demo: AI
+/// against AI, which thinks only while watched).
+pub(crate) fn has_human_seat(seats: &[crate::round::Seat]) -> bool {
+    seats.iter().any(|s| s.kind == SeatKind::Human)
+}
+
 /// Whether no seat asked for is a person's.
 fn ai_only(seats: &[SeatRequest]) -> bool {
     !seats.is_empty() && seats.iter().all(|s| s.kind == SeatKind::Ai)
@@ -370,6 +376,7 @@ pub(crate) async fn metrics(State(app): State<Arc<App>>) -> Json<Metrics> {
         ai_running: ai.running,
         ai_queued_moves: ai.queued_moves,
         ai_queued_hints: ai.queued_hints,
+        ai_queued_demos: ai.queued_demos,
         ai_done: ai.done,
         ai_wait_p50_ms: ai.wait_p50_ms,
         ai_wait_p99_ms: ai.wait_p99_ms,

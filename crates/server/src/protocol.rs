@@ -207,6 +207,9 @@ pub struct Metrics {
     pub ai_queued_moves: usize,
     /// Hints waiting for a worker.
     pub ai_queued_hints: usize,
+    /// Moves of games without a human seat waiting for a worker (they
+    /// come last and never take every worker).
+    pub ai_queued_demos: usize,
     /// Jobs done since the start.
     pub ai_done: u64,
     /// Time recent jobs waited for a worker (the last 256): median, 99th

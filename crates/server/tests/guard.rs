@@ -444,6 +444,7 @@ async fn metrics_show_the_ai_pool() {
         "ai_running",
         "ai_queued_moves",
         "ai_queued_hints",
+        "ai_queued_demos",
         "ai_done",
         "ai_wait_p50_ms",
         "ai_wait_p99_ms",

@@ -10,6 +10,7 @@ use super::state::{Caller, Change, Command, Plan, Reply, Room, Round};
 use super::RoundError;
 use crate::ai::{self, Class, Pick};
 use crate::app::App;
+use crate::guard::has_human_seat;
 use crate::protocol::{GameView, ServerMessage};
 use std::sync::Arc;
 use std::time::Duration;
@@ -400,6 +401,11 @@ impl Actor {
         let version = self.round.version;
         let pause = self.app.config.ai_pause;
         let me = self.me.clone();
+        let class = if has_human_seat(&self.round.meta.seats) {
+            Class::Move
+        } else {
+            Class::Demo
+        };
         let pool = Arc::clone(&self.app);
         let id = self.round.id.clone();
         let updates = self.updates.clone();
@@ -407,9 +413,9 @@ impl Actor {
             if pause > Duration::ZERO {
                 tokio::time::sleep(pause).await;
             }
-            let job = pool.ai.run(Class::Move, &id, move || {
-                ai::choose(game.as_ref(), level, seed)
-            });
+            let job = pool
+                .ai
+                .run(class, &id, move || ai::choose(game.as_ref(), level, seed));
             let pick = match job {
                 Ok((ahead, answer)) => {
                     if ahead > 0 {
@@ -439,13 +445,7 @@ impl Actor {
 
     /// An AI-only game waits for a watcher: nobody would see its moves.
     fn paused(&self) -> bool {
-        self.updates.receiver_count() == 0
-            && !self
-                .round
-                .meta
-                .seats
-                .iter()
-                .any(|s| s.kind == super::SeatKind::Human)
+        self.updates.receiver_count() == 0 && !has_human_seat(&self.round.meta.seats)
     }
 
     /// End the game now: a draw for every seat, reason `abandoned`.
