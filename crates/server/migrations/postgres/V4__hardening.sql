@@ -12,3 +12,9 @@ $$ LANGUAGE plpgsql;
 CREATE TRIGGER games_touched BEFORE UPDATE OF version ON games
     FOR EACH ROW EXECUTE FUNCTION games_touched();
 CREATE INDEX games_open_touched ON games (result, touched);
+-- A game without a human seat is driven only where someone watches it:
+-- the sweep that resumes AI turns leaves it alone.
+UPDATE games SET ai_turn = false
+WHERE ai_turn
+  AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(meta::jsonb -> 'seats') AS s
+                  WHERE s ->> 'kind' = 'human');

@@ -9,3 +9,9 @@ BEGIN
     WHERE id = NEW.id;
 END;
 CREATE INDEX games_open_touched ON games (result, touched);
+-- A game without a human seat is driven only where someone watches it:
+-- the sweep that resumes AI turns leaves it alone.
+UPDATE games SET ai_turn = 0
+WHERE ai_turn = 1
+  AND NOT EXISTS (SELECT 1 FROM json_each(meta, '$.seats')
+                  WHERE json_extract(value, '$.kind') = 'human');
