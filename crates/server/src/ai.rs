@@ -219,8 +219,9 @@ impl AiPool {
         AiPool { shared, workers }
     }
 
-    /// Queue `task` under `key`; how many jobs of its class wait ahead of
-    /// it. Hints are refused when too many wait.
+    /// Queue `task` under `key`; how many jobs it waits for (those queued
+    /// before it and those running, 0 when a worker is free). Hints are
+    /// refused when too many wait.
     pub fn spawn(
         &self,
         class: Class,
@@ -233,24 +234,27 @@ impl AiPool {
             queued: std::time::Instant::now(),
             class,
         };
-        let ahead = match class {
+        let queued = match class {
             Class::Move => {
-                let ahead = q.moves.len;
+                let before = q.moves.len;
                 q.moves.push(key, job);
-                ahead
+                before
             }
             Class::Demo => {
-                let ahead = q.moves.len + q.hints.len + q.demos.len;
+                let before = q.moves.len + q.hints.len + q.demos.len;
                 q.demos.push(key, job);
-                ahead
+                before
             }
             Class::Hint if q.hints.len >= HINTS_QUEUED => return Err(Full),
             Class::Hint => {
-                let ahead = q.moves.len + q.hints.len;
+                let before = q.moves.len + q.hints.len;
                 q.hints.push(key, job);
-                ahead
+                before
             }
         };
+        // Ahead: what is queued before it, and what holds every worker.
+        let waits = queued > 0 || q.running >= self.workers;
+        let ahead = if waits { queued + q.running } else { 0 };
         drop(q);
         self.shared.ready.notify_one();
         Ok(ahead)
@@ -366,15 +370,17 @@ mod pool_tests {
         pool.spawn(Class::Hint, "ann", log("ann2")).expect("queued");
         pool.spawn(Class::Hint, "bob", log("bob1")).expect("queued");
         let ahead = pool.spawn(Class::Move, "g1", log("g1")).expect("queued");
-        assert_eq!(ahead, 0, "no move waits ahead of g1");
+        assert_eq!(ahead, 1, "only the running job is ahead of g1");
+        let ahead = pool.spawn(Class::Move, "g2", log("g2")).expect("queued");
+        assert_eq!(ahead, 2, "the running job and g1");
         assert_eq!(pool.stats().queued_hints, 3);
         hold_tx.send(()).expect("release");
-        while pool.stats().done < 5 {
+        while pool.stats().done < 6 {
             std::thread::sleep(Duration::from_millis(1));
         }
         assert_eq!(
             *order.lock().expect("lock"),
-            vec!["g1", "ann1", "bob1", "ann2"]
+            vec!["g1", "g2", "ann1", "bob1", "ann2"]
         );
     }
 

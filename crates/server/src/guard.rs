@@ -356,6 +356,10 @@ pub(crate) async fn stop(
     let doc = app.store.doc_get(CREATED, &id).await.map_err(failed)?;
     let creator = doc.and_then(|d| serde_json::from_str::<Creator>(&d.body).ok());
     let Some(creator) = creator.filter(|c| c.ai_only) else {
+        // Its creator is forgotten once it ends.
+        if app.view(&id, usize::MAX).await?.state.result.is_some() {
+            return Err(crate::round::RoundError::Over.into());
+        }
         return Err(ApiError::forbidden(
             "only a game without a human seat is stopped this way (players resign or leave)",
         ));

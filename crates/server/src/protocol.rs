@@ -478,8 +478,8 @@ pub enum ServerMessage {
     Posted {
         rid: Option<RequestId>,
     },
-    /// The AI seat to move waits for a worker: `ahead` games' moves are
-    /// computed first (sent when it is queued, if anything is ahead).
+    /// The AI seat to move waits for a worker: `ahead` jobs (running, or
+    /// queued before it) go first. Sent only when no worker is free.
     Queue {
         ahead: usize,
     },

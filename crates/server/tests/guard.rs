@@ -332,7 +332,12 @@ async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_sto
     }
     assert!(srv.app.ai_jobs() > 0, "the AI thinks once watched");
     drop(watch);
-    // Another visitor may not stop it; the creator may.
+    // Another one, never watched: another visitor may not stop it; the
+    // creator may.
+    let v = ann
+        .expect(StatusCode::OK, "POST", "/api/games", body.clone())
+        .await;
+    let id = v["id"].as_str().expect("id").to_string();
     let mut bob = Browser::new(&srv, 3);
     bob.guest().await;
     let stop = format!("/api/games/{id}/stop");
@@ -342,6 +347,8 @@ async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_sto
     let s = srv.get(&format!("/api/games/{id}")).await;
     assert_eq!(s["state"]["turn"]["kind"], "over", "{s}");
     assert_eq!(s["state"]["result"]["reason"], "abandoned", "{s}");
+    ann.expect(StatusCode::CONFLICT, "POST", &stop, Value::Null)
+        .await;
     // A game with a person is not stopped this way.
     let v = ann
         .expect(
@@ -501,5 +508,71 @@ async fn the_live_channel_refuses_binary_and_oversized_messages() {
     })
     .await;
     assert!(end.is_ok(), "the channel closes");
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
+    let db = temp_db("ai-queue");
+    let srv = start_with(
+        tabula_games::registry(),
+        &db,
+        RoundConfig {
+            ai_pause: Duration::from_millis(200),
+            guard: GuardConfig {
+                ai_workers: 1,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .await;
+    let level8 = json!({"type": "ai", "level": "level8"});
+    // A watched demo holds the only worker (a level-8 move: 1.9 s).
+    let mut ann = Browser::new(&srv, 1);
+    ann.guest().await;
+    let demo = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "dragonchess", "seats": [level8, level8]}),
+        )
+        .await;
+    let demo_id = demo["id"].as_str().expect("id");
+    let _demo_watch = srv
+        .app
+        .watch(demo_id, &Default::default())
+        .await
+        .expect("watch");
+    for _ in 0..200 {
+        if srv.get("/api/metrics").await["ai_running"] == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // A game with a person, the AI to move first: its move must wait.
+    let game = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "dragonchess", "seats": [level8, {"type": "human"}]}),
+        )
+        .await;
+    let id = game["id"].as_str().expect("id");
+    let (_, mut updates) = srv.app.watch(id, &Default::default()).await.expect("watch");
+    let queued = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let p = updates.recv().await.expect("update");
+            let v: Value = serde_json::from_str(&p.text).expect("json");
+            if v["type"] == "queue" {
+                return v;
+            }
+        }
+    })
+    .await
+    .expect("a queue message");
+    assert_eq!(queued["ahead"], 1, "{queued}");
     let _ = std::fs::remove_file(&db);
 }
