@@ -406,14 +406,14 @@ impl Actor {
         } else {
             Class::Demo
         };
-        let pool = Arc::clone(&self.app);
+        let app = Arc::clone(&self.app);
         let id = self.round.id.clone();
         let updates = self.updates.clone();
         tokio::spawn(async move {
             if pause > Duration::ZERO {
                 tokio::time::sleep(pause).await;
             }
-            let job = pool
+            let job = app
                 .ai
                 .run(class, &id, move || ai::choose(game.as_ref(), level, seed));
             let pick = match job {
