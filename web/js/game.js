@@ -76,6 +76,8 @@ export class GamePage {
       const msg = JSON.parse(e.data);
       if (msg.type === 'snapshot' || msg.type === 'update') this.apply(msg, msg.type === 'update');
       else if (msg.type === 'chat') this.chat?.add(msg);
+      // The AI seat waits for a worker behind other games' moves.
+      else if (msg.type === 'queue') this.toast(t('status.aiQueue', { n: msg.ahead }));
     };
     ws.onclose = () => {
       if (this.closed) return;
@@ -194,6 +196,11 @@ export class GamePage {
     this.el('.buttons').addEventListener('click', (e) => {
       const a = e.target.closest('button')?.dataset.action;
       if (a) this.play(a);
+    });
+    // The link fields select their text on a click (no inline handler: the
+    // Content-Security-Policy forbids them).
+    this.el('.links').addEventListener('click', (e) => {
+      if (e.target.matches('input[readonly]')) e.target.select();
     });
     this.el('.level-tabs').addEventListener('click', (e) => {
       const l = e.target.closest('button')?.dataset.level;
@@ -651,7 +658,7 @@ export class GamePage {
   /** Invite and watch links, the record, the rules. */
   showLinks({ g }) {
     const origin = `${location.origin}${location.pathname}`;
-    const field = (text, url) => `<label>${esc(text)} <input readonly value="${esc(url)}" onclick="this.select()"></label>`;
+    const field = (text, url) => `<label>${esc(text)} <input readonly value="${esc(url)}"></label>`;
     const links = Object.entries(invites(this.id))
       .map(([seat, tok]) => field(t('links.invite', { side: this.sideName(Number(seat)) }), `${origin}#/game/${this.id}?t=${tok}`));
     links.push(field(t('links.watch'), `${origin}#/game/${this.id}`));

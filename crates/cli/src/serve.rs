@@ -15,14 +15,37 @@ pub struct Args {
     /// Pause before each AI action, in milliseconds, so people can follow.
     #[arg(long, default_value_t = 300)]
     ai_pause_ms: u64,
+    /// Threads that think for AI seats and hints (default: the number of
+    /// cores).
+    #[arg(long, env = "TABULA_AI_WORKERS")]
+    ai_workers: Option<usize>,
+    /// Another origin whose pages may use the session cookie and the live
+    /// channels, e.g. `https://play.example.org` (repeatable).
+    #[arg(
+        long = "allowed-origin",
+        env = "TABULA_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    allowed_origins: Vec<String>,
+    /// Take the client's address from `X-Forwarded-For` (only behind a
+    /// reverse proxy that sets it), for rate limits and quotas.
+    #[arg(long, env = "TABULA_TRUST_PROXY")]
+    trust_proxy: bool,
 }
 
 pub fn run(args: Args) -> CmdResult {
+    let defaults = tabula_server::guard::GuardConfig::default();
     let config = tabula_server::ServeConfig {
         addr: args.addr,
         db: args.db,
         rounds: tabula_server::RoundConfig {
             ai_pause: std::time::Duration::from_millis(args.ai_pause_ms),
+            guard: tabula_server::guard::GuardConfig {
+                ai_workers: args.ai_workers.unwrap_or(defaults.ai_workers),
+                allowed_origins: args.allowed_origins,
+                trust_proxy: args.trust_proxy,
+                ..defaults
+            },
             ..Default::default()
         },
     };

@@ -106,7 +106,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+        tokio::spawn(async move { axum::serve(listener, service).await });
         instances.push((app, addr));
     }
 
@@ -123,7 +124,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         clients.push(tokio::spawn(async move {
             let mut rng = SmallRng::seed_from_u64(i as u64);
             while Instant::now() < deadline {
-                if let Err(e) = play_one(&app, addr, &name, think, &mut rng, deadline, &stats).await
+                if let Err(e) = play_one(
+                    &app,
+                    route(addr, i),
+                    &name,
+                    think,
+                    &mut rng,
+                    deadline,
+                    &stats,
+                )
+                .await
                 {
                     eprintln!("client {i}: {e}");
                     stats.lock().await.errors += 1;
@@ -167,10 +177,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// The server's address, and the loopback address client `i` connects
+/// from: each its own, as players come from theirs, so the per-address
+/// rate limits count each apart.
+fn route(server: std::net::SocketAddr, i: usize) -> (std::net::SocketAddr, std::net::SocketAddr) {
+    let local = [127, 1 + (i / 250 % 250) as u8, 0, 1 + (i % 250) as u8];
+    (server, std::net::SocketAddr::from((local, 0)))
+}
+
 /// Play one game (every seat) until it ends or time is up.
 async fn play_one(
     app: &Arc<tabula_server::App>,
-    addr: std::net::SocketAddr,
+    (addr, local): (std::net::SocketAddr, std::net::SocketAddr),
     name: &str,
     think_ms: u64,
     rng: &mut SmallRng,
@@ -198,7 +216,11 @@ async fn play_one(
         .map_err(|e| e.to_string())?;
     let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();
     let url = format!("ws://{addr}/api/games/{}/ws", created.id);
-    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(local)?;
+    let tcp = socket.connect(addr).await?;
+    tcp.set_nodelay(true)?;
+    let (mut ws, _) = tokio_tungstenite::client_async(url, tcp).await?;
     let mut state = Value::Null;
     let mut rid = 0u64;
     let mut want = 0u64;

@@ -71,3 +71,365 @@ fn random_pick(game: &dyn AnyGame, seed: u64) -> Result<Pick, Error> {
         action,
     })
 }
+
+/// What an AI job is for, in the order they are served: a move in a game
+/// with a person comes before any hint, and both before the moves of
+/// games without a person (demos, which never take every worker).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// An AI seat's move in a game with a human seat (keyed by game).
+    Move,
+    /// A hint for a player (keyed by requester).
+    Hint,
+    /// An AI seat's move in a game without a human seat (keyed by game).
+    Demo,
+}
+
+/// The pool refused a job: too many of its class wait already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Full;
+
+/// Hints that may wait at once; more are refused ("the AI is busy").
+/// Moves are never refused: each game has at most one waiting.
+pub const HINTS_QUEUED: usize = 64;
+
+/// How many recent waits the metrics summarise.
+const WAITS_KEPT: usize = 256;
+
+type Task = Box<dyn FnOnce() + Send>;
+
+struct Job {
+    task: Task,
+    queued: std::time::Instant,
+    class: Class,
+}
+
+/// Jobs of one class served round robin across keys (games, or people
+/// asking for hints): one busy key cannot starve the others.
+#[derive(Default)]
+struct Fair {
+    /// Keys in serving order, each with its jobs in arrival order.
+    keys: std::collections::VecDeque<(String, std::collections::VecDeque<Job>)>,
+    len: usize,
+}
+
+impl Fair {
+    fn push(&mut self, key: &str, job: Job) {
+        self.len += 1;
+        match self.keys.iter_mut().find(|(k, _)| k == key) {
+            Some((_, jobs)) => jobs.push_back(job),
+            None => self
+                .keys
+                .push_back((key.to_string(), std::iter::once(job).collect())),
+        }
+    }
+
+    /// The next key's first job; that key goes to the back of the line.
+    fn pop(&mut self) -> Option<Job> {
+        let (key, mut jobs) = self.keys.pop_front()?;
+        let job = jobs.pop_front()?;
+        self.len -= 1;
+        if !jobs.is_empty() {
+            self.keys.push_back((key, jobs));
+        }
+        Some(job)
+    }
+}
+
+#[derive(Default)]
+struct Queue {
+    moves: Fair,
+    hints: Fair,
+    demos: Fair,
+    /// Demo moves being computed: at most `workers - 1` (one worker is
+    /// always free for the games with people).
+    running_demos: usize,
+    closed: bool,
+    /// Recent waits in the queue, in ms, newest last.
+    waits: std::collections::VecDeque<u64>,
+    done: u64,
+    running: usize,
+}
+
+struct Shared {
+    queue: std::sync::Mutex<Queue>,
+    ready: std::sync::Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The one pool of threads that thinks for AI seats and hints: at most
+/// `workers` agents think at once, whatever is asked, so a flood of AI
+/// games cannot take the machine from the real players' games.
+pub struct AiPool {
+    shared: std::sync::Arc<Shared>,
+    workers: usize,
+}
+
+impl Queue {
+    /// The next job to run, in class order.
+    fn next(&mut self, demo_slots: usize) -> Option<Job> {
+        let job = self.moves.pop().or_else(|| self.hints.pop());
+        if job.is_some() || self.running_demos >= demo_slots {
+            return job;
+        }
+        let job = self.demos.pop()?;
+        self.running_demos += 1;
+        Some(job)
+    }
+}
+
+/// What the pool is doing, for `GET /api/metrics`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PoolStats {
+    pub workers: usize,
+    pub running: usize,
+    pub queued_moves: usize,
+    pub queued_hints: usize,
+    pub queued_demos: usize,
+    pub done: u64,
+    /// Median, 99th percentile and longest of the recent waits, in ms.
+    pub wait_p50_ms: u64,
+    pub wait_p99_ms: u64,
+    pub wait_max_ms: u64,
+}
+
+impl AiPool {
+    /// A pool of `workers` threads (at least one).
+    pub fn new(workers: usize) -> AiPool {
+        let workers = workers.max(1);
+        let shared = std::sync::Arc::new(Shared {
+            queue: Default::default(),
+            ready: std::sync::Condvar::new(),
+        });
+        let demo_slots = (workers - 1).max(1);
+        for i in 0..workers {
+            let shared = std::sync::Arc::clone(&shared);
+            let spawned = std::thread::Builder::new()
+                .name(format!("tabula-ai-{i}"))
+                .spawn(move || work(&shared, demo_slots));
+            if let Err(e) = spawned {
+                tracing::error!("cannot start AI worker {i}: {e}");
+            }
+        }
+        AiPool { shared, workers }
+    }
+
+    /// Queue `task` under `key`; how many jobs it waits for (those queued
+    /// before it and those running, 0 when a worker is free). Hints are
+    /// refused when too many wait.
+    pub fn spawn(
+        &self,
+        class: Class,
+        key: &str,
+        task: impl FnOnce() + Send + 'static,
+    ) -> Result<usize, Full> {
+        let mut q = self.shared.lock();
+        let job = Job {
+            task: Box::new(task),
+            queued: std::time::Instant::now(),
+            class,
+        };
+        let queued = match class {
+            Class::Move => {
+                let before = q.moves.len;
+                q.moves.push(key, job);
+                before
+            }
+            Class::Demo => {
+                let before = q.moves.len + q.hints.len + q.demos.len;
+                q.demos.push(key, job);
+                before
+            }
+            Class::Hint if q.hints.len >= HINTS_QUEUED => return Err(Full),
+            Class::Hint => {
+                let before = q.moves.len + q.hints.len;
+                q.hints.push(key, job);
+                before
+            }
+        };
+        // Ahead: what is queued before it, and what holds every worker.
+        let waits = queued > 0 || q.running >= self.workers;
+        let ahead = if waits { queued + q.running } else { 0 };
+        drop(q);
+        self.shared.ready.notify_one();
+        Ok(ahead)
+    }
+
+    /// Compute `f` on the pool; how many jobs wait ahead, and the answer
+    /// to await.
+    pub fn run<T: Send + 'static>(
+        &self,
+        class: Class,
+        key: &str,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<(usize, tokio::sync::oneshot::Receiver<T>), Full> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let ahead = self.spawn(class, key, move || {
+            let _ = tx.send(f());
+        })?;
+        Ok((ahead, rx))
+    }
+
+    pub fn stats(&self) -> PoolStats {
+        let q = self.shared.lock();
+        let mut waits: Vec<u64> = q.waits.iter().copied().collect();
+        waits.sort_unstable();
+        let at = |p: usize| {
+            waits
+                .get((waits.len() * p / 100).min(waits.len().saturating_sub(1)))
+                .copied()
+                .unwrap_or(0)
+        };
+        PoolStats {
+            workers: self.workers,
+            running: q.running,
+            queued_moves: q.moves.len,
+            queued_hints: q.hints.len,
+            queued_demos: q.demos.len,
+            done: q.done,
+            wait_p50_ms: at(50),
+            wait_p99_ms: at(99),
+            wait_max_ms: waits.last().copied().unwrap_or(0),
+        }
+    }
+}
+
+impl Drop for AiPool {
+    fn drop(&mut self) {
+        self.shared.lock().closed = true;
+        self.shared.ready.notify_all();
+    }
+}
+
+/// A worker: moves first, then hints, then demos, until the pool is
+/// dropped.
+fn work(shared: &Shared, demo_slots: usize) {
+    loop {
+        let job = {
+            let mut q = shared.lock();
+            loop {
+                if q.closed {
+                    return;
+                }
+                if let Some(job) = q.next(demo_slots) {
+                    let waited = job.queued.elapsed().as_millis() as u64;
+                    if q.waits.len() == WAITS_KEPT {
+                        q.waits.pop_front();
+                    }
+                    q.waits.push_back(waited);
+                    q.running += 1;
+                    break job;
+                }
+                q = shared.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let class = job.class;
+        // A panicking agent must not take the worker with it.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job.task));
+        let mut q = shared.lock();
+        q.running -= 1;
+        q.done += 1;
+        if class == Class::Demo {
+            q.running_demos -= 1;
+            // A demo slot is free: a waiting demo may start.
+            shared.ready.notify_one();
+        }
+    }
+}
+
+#[cfg(test)]
+mod pool_tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// With the only worker busy, a game's move overtakes earlier hints,
+    /// and hints alternate between people.
+    #[test]
+    fn moves_first_then_hints_round_robin() {
+        let pool = AiPool::new(1);
+        let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        pool.spawn(Class::Move, "busy", move || {
+            let _ = hold_rx.recv();
+        })
+        .expect("queued");
+        // Let the worker take the blocking job.
+        while pool.stats().running == 0 {
+            std::thread::yield_now();
+        }
+        let log = |name: &'static str| {
+            let order = Arc::clone(&order);
+            move || order.lock().expect("lock").push(name)
+        };
+        pool.spawn(Class::Hint, "ann", log("ann1")).expect("queued");
+        pool.spawn(Class::Hint, "ann", log("ann2")).expect("queued");
+        pool.spawn(Class::Hint, "bob", log("bob1")).expect("queued");
+        let ahead = pool.spawn(Class::Move, "g1", log("g1")).expect("queued");
+        assert_eq!(ahead, 1, "only the running job is ahead of g1");
+        let ahead = pool.spawn(Class::Move, "g2", log("g2")).expect("queued");
+        assert_eq!(ahead, 2, "the running job and g1");
+        assert_eq!(pool.stats().queued_hints, 3);
+        hold_tx.send(()).expect("release");
+        while pool.stats().done < 6 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(
+            *order.lock().expect("lock"),
+            vec!["g1", "g2", "ann1", "bob1", "ann2"]
+        );
+    }
+
+    /// Demos never take the last free worker: a game with a person still
+    /// finds one.
+    #[test]
+    fn demos_leave_a_worker_for_the_games_with_people() {
+        let pool = AiPool::new(2);
+        let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
+        let hold_rx = Arc::new(Mutex::new(hold_rx));
+        for i in 0..3 {
+            let hold_rx = Arc::clone(&hold_rx);
+            pool.spawn(Class::Demo, &format!("demo{i}"), move || {
+                let _ = hold_rx.lock().expect("lock").recv();
+            })
+            .expect("queued");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        let s = pool.stats();
+        assert_eq!((s.running, s.queued_demos), (1, 2), "{s:?}");
+        let (tx, rx) = std::sync::mpsc::channel();
+        pool.spawn(Class::Move, "game", move || {
+            let _ = tx.send(());
+        })
+        .expect("queued");
+        rx.recv_timeout(Duration::from_secs(5))
+            .expect("the move ran beside the demo");
+        for _ in 0..3 {
+            hold_tx.send(()).expect("release");
+        }
+    }
+
+    #[test]
+    fn too_many_hints_are_refused() {
+        let pool = AiPool::new(1);
+        let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
+        pool.spawn(Class::Move, "busy", move || {
+            let _ = hold_rx.recv();
+        })
+        .expect("queued");
+        while pool.stats().running == 0 {
+            std::thread::yield_now();
+        }
+        for _ in 0..HINTS_QUEUED {
+            pool.spawn(Class::Hint, "x", || {}).expect("queued");
+        }
+        assert_eq!(pool.spawn(Class::Hint, "y", || {}), Err(Full));
+        // Moves are never refused.
+        assert!(pool.spawn(Class::Move, "g", || {}).is_ok());
+        hold_tx.send(()).expect("release");
+    }
+}

@@ -6,6 +6,7 @@
 use crate::app::App;
 use crate::assets::RulesPage as Doc;
 use crate::error::ApiError;
+use crate::guard::ClientAddr;
 use crate::protocol::{
     Catalog, ChatRequest, Created, Done, DrawRequest, GameId, GameView, Health, Hint, ImportGame,
     JoinRequest, MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, Summary, TokenRequest,
@@ -23,10 +24,10 @@ use serde::de::DeserializeOwned;
 use std::sync::Arc;
 
 /// The seat verbs, for the error on an unknown one.
-const VERBS: &str = "move, join, undo, resign, draw, leave, rematch, hint, claim, chat";
+const VERBS: &str = "move, join, undo, resign, draw, leave, rematch, hint, claim, chat, stop";
 
 pub fn router(app: Arc<App>) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/healthz", get(health))
         .route("/api/catalog", get(catalog))
         .route("/api/rules/{game}", get(rules))
@@ -43,15 +44,21 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/chat", post(chat))
         .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/stop", post(crate::guard::stop))
+        .route("/api/metrics", get(crate::guard::metrics))
         .route("/api/games/{id}/{verb}", post(token_verb))
         .merge(crate::user::api::routes())
         .merge(crate::lobby::api::routes())
         .fallback(assets::web)
-        .with_state(app)
+        .with_state(Arc::clone(&app));
+    crate::guard::protect(router, app)
 }
 
-/// The client's address (the socket's peer), for rate limits.
+/// The client's address, for rate limits (see `guard::ClientAddr`).
 pub(crate) fn client_address(req: &Request) -> String {
+    if let Some(ClientAddr(a)) = req.extensions().get::<ClientAddr>() {
+        return a.clone();
+    }
     req.extensions()
         .get::<ConnectInfo<std::net::SocketAddr>>()
         .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string())
@@ -66,7 +73,7 @@ pub(crate) async fn visitor_for_change(
     if session::cookie(headers).is_none() {
         return Ok(Visitor::default());
     }
-    session::check_origin(headers)?;
+    session::check_origin(headers, &app.config.guard.allowed_origins)?;
     session::visitor(&app.store, headers).await
 }
 
@@ -77,7 +84,7 @@ async fn caller(app: &App, headers: &HeaderMap, token: &str) -> Result<Caller, A
     if session::cookie(headers).is_none() {
         return Ok(Caller::token(token));
     }
-    match session::check_origin(headers) {
+    match session::check_origin(headers, &app.config.guard.allowed_origins) {
         Ok(()) => Ok(session::visitor(&app.store, headers).await?.caller(token)),
         Err(e) if token.is_empty() => Err(e),
         Err(_) => Ok(Caller::token(token)),
@@ -196,16 +203,31 @@ async fn list(State(app): State<Arc<App>>) -> Answer<Vec<Summary>> {
     Ok(Json(app.list().await?))
 }
 
-async fn create(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Answer<Created> {
+async fn create(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Created> {
     let req: NewGame = body(&bytes)?;
-    let visitor = visitor_for_change(&app, &headers).await?;
-    Ok(Json(app.create(req, &visitor).await?))
+    Ok(Json(
+        crate::guard::create(&app, &addr, &headers, req).await?,
+    ))
 }
 
-async fn import(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Answer<Created> {
+async fn import(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Created> {
     let req: ImportGame = body(&bytes)?;
     let visitor = visitor_for_change(&app, &headers).await?;
-    Ok(Json(app.import(req, &visitor).await?))
+    crate::guard::allow_create(&app, &addr, &visitor, &req.seats).await?;
+    let seats = req.seats.clone();
+    let created = app.import(req, &visitor).await?;
+    crate::guard::remember_creator(&app, &created.id, &addr, &visitor, &seats).await?;
+    Ok(Json(created))
 }
 
 /// The game as the asker sees it: their seats (`you`) and the chat they
@@ -282,16 +304,19 @@ fn unexpected(reply: Reply) -> ApiError {
 
 async fn play(
     State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<PlyAnswer> {
     let req: MoveRequest = body(&bytes)?;
+    let caller = caller(&app, &headers, &req.token).await?;
+    crate::guard::allow_move(&app, &addr, &caller)?;
     let command = Command::Play {
         action: req.action,
         ply: req.ply,
     };
-    match run(&app, &id, &headers, &req.token, command).await? {
+    match app.command(&id, &caller, command).await? {
         Reply::Ply(ply) => Ok(Json(PlyAnswer { ply })),
         other => Err(unexpected(other)),
     }
@@ -332,12 +357,15 @@ async fn draw(
 
 async fn hint(
     State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<Hint> {
     let req: TokenRequest = body(&bytes)?;
-    match run(&app, &id, &headers, &req.token, Command::Hint).await? {
+    let caller = caller(&app, &headers, &req.token).await?;
+    crate::guard::allow_hint(&app, &addr, &caller)?;
+    match app.command(&id, &caller, Command::Hint).await? {
         Reply::Hint(pick) => Ok(Json(Hint {
             action: pick.action,
             ranked: pick.ranked,

@@ -42,6 +42,8 @@ pub struct RoundConfig {
     pub ai_claim: Duration,
     /// How often to look for AI turns nobody drives.
     pub ai_sweep: Duration,
+    /// Limits, quotas, AI workers, origins (`guard`).
+    pub guard: crate::guard::GuardConfig,
 }
 
 impl Default for RoundConfig {
@@ -51,6 +53,7 @@ impl Default for RoundConfig {
             idle: Duration::from_secs(60),
             ai_claim: Duration::from_secs(30),
             ai_sweep: Duration::from_secs(5),
+            guard: Default::default(),
         }
     }
 }
@@ -68,6 +71,8 @@ pub struct App {
     instance: String,
     /// AI moves this instance has started computing.
     ai_jobs: std::sync::atomic::AtomicU64,
+    /// The threads that think for AI seats and hints.
+    pub(crate) ai: crate::ai::AiPool,
     /// Rate limits of sign-in, chat, seeks.
     pub(crate) limits: Limits,
     /// Rings when the open seeks may have changed (here or, through the
@@ -87,6 +92,7 @@ impl App {
         config: RoundConfig,
     ) -> Result<Arc<App>, String> {
         let store = Store::open(db).await?;
+        let ai_workers = config.guard.ai_workers;
         let app = Arc::new(App {
             registry,
             store,
@@ -96,6 +102,7 @@ impl App {
             closing: tokio::sync::watch::channel(false).0,
             instance: random_id(),
             ai_jobs: Default::default(),
+            ai: crate::ai::AiPool::new(ai_workers),
             limits: Limits::default(),
             lobby: broadcast::channel(16).0,
             clock_offset: Default::default(),
@@ -108,6 +115,8 @@ impl App {
         tokio::spawn(crate::lobby::service::sweep(Arc::downgrade(&app)));
         tokio::spawn(sweep_due_games(Arc::downgrade(&app)));
         tokio::spawn(crate::rating::service::follow(Arc::downgrade(&app)));
+        tokio::spawn(crate::guard::forget_finished(Arc::downgrade(&app)));
+        tokio::spawn(crate::guard::expire(Arc::downgrade(&app)));
         Ok(app)
     }
 
@@ -295,7 +304,7 @@ impl App {
 
     /// Send game `id`'s owner a message built around a reply channel, and
     /// await the reply. An owner that has just retired is replaced.
-    async fn ask<T>(
+    pub(crate) async fn ask<T>(
         self: &Arc<Self>,
         id: &str,
         make: impl Fn(oneshot::Sender<T>) -> Msg,
@@ -818,7 +827,9 @@ fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
     });
     Status {
         result: ending.map(|e| e.outcome.to_text()),
-        ai_turn: ai_to_move(game, meta).is_some(),
+        // An AI-only game is driven only where someone watches it: the
+        // sweep that resumes AI turns leaves it alone.
+        ai_turn: ai_to_move(game, meta).is_some() && crate::guard::has_human_seat(&meta.seats),
         to_move,
         players,
         deadline: crate::round::clock::deadline_of(game, meta),

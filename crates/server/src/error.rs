@@ -85,6 +85,7 @@ pub fn status_of(e: &RoundError) -> StatusCode {
         | RoundError::Busy => StatusCode::CONFLICT,
         RoundError::Rules(e) if e.kind == ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
         RoundError::Rules(_) | RoundError::BadRequest(_) => StatusCode::BAD_REQUEST,
+        RoundError::AiBusy => StatusCode::TOO_MANY_REQUESTS,
         RoundError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -147,6 +148,7 @@ pub fn code_of(e: &RoundError) -> (&'static str, Vec<(&'static str, String)>) {
         RoundError::Flagged => "flagged",
         RoundError::UndoTimed => "undo_timed",
         RoundError::NoClaim => "no_claim",
+        RoundError::AiBusy => "ai_busy",
         RoundError::Busy => "busy",
         RoundError::Internal(_) => "internal",
     };
@@ -159,7 +161,7 @@ impl From<RoundError> for ApiError {
         ApiError {
             status: status_of(&e),
             message: e.to_string(),
-            retry_after: None,
+            retry_after: (e == RoundError::AiBusy).then_some(1),
             code,
             vars,
         }

@@ -12,13 +12,17 @@
 //! - `user`: accounts, sessions, rate limits, profiles (lila's `user`);
 //! - `lobby`: open challenges that start games (lila's `lobby`);
 //! - `rating`: Glicko-2 ratings per pool, updated as rated games end;
-//! - `ai`: AI seats and hints; `assets`: the UI in `web/` and the rules.
+//! - `ai`: AI seats and hints, and the one pool of workers that computes
+//!   them; `assets`: the UI in `web/` and the rules;
+//! - `guard`: headers, JSON-only bodies, client addresses, quotas,
+//!   metrics and the expiry of abandoned games.
 
 pub mod ai;
 pub mod api;
 pub mod app;
 pub mod assets;
 pub mod error;
+pub mod guard;
 pub mod lobby;
 pub mod protocol;
 pub mod rating;

@@ -221,6 +221,31 @@ pub struct Health {
     pub live: usize,
 }
 
+/// `GET /api/metrics`: what this instance's AI workers and games are doing.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Metrics {
+    /// Games in memory now.
+    pub live_games: usize,
+    /// Threads that think for AI seats and hints.
+    pub ai_workers: usize,
+    /// Jobs being computed now.
+    pub ai_running: usize,
+    /// AI seats' moves waiting for a worker.
+    pub ai_queued_moves: usize,
+    /// Hints waiting for a worker.
+    pub ai_queued_hints: usize,
+    /// Moves of games without a human seat waiting for a worker (they
+    /// come last and never take every worker).
+    pub ai_queued_demos: usize,
+    /// Jobs done since the start.
+    pub ai_done: u64,
+    /// Time recent jobs waited for a worker (the last 256): median, 99th
+    /// percentile, longest.
+    pub ai_wait_p50_ms: u64,
+    pub ai_wait_p99_ms: u64,
+    pub ai_wait_max_ms: u64,
+}
+
 /// `GET /api/rules/{game}` and `GET /api/rules/{game}/reference`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RulesPage {
@@ -507,6 +532,11 @@ pub enum ServerMessage {
     /// A chat line of this client was posted.
     Posted {
         rid: Option<RequestId>,
+    },
+    /// The AI seat to move waits for a worker: `ahead` jobs (running, or
+    /// queued before it) go first. Sent only when no worker is free.
+    Queue {
+        ahead: usize,
     },
     /// A request of this client was refused (nothing changed).
     Error {

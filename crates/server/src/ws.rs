@@ -4,8 +4,9 @@
 
 use crate::app::App;
 use crate::error::{status_of, ApiError};
+use crate::guard::ClientAddr;
 use crate::protocol::{ClientMessage, ServerMessage};
-use crate::round::{Command, Reply};
+use crate::round::{Caller, Command, Reply};
 use crate::user::session::{self, Visitor};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -18,27 +19,47 @@ use tokio::sync::broadcast::error::RecvError;
 pub async fn handler(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before the upgrade, with a plain 404.
     app.handle(&id).await?;
     let visitor = socket_visitor(&app, &headers).await?;
-    Ok(ws.on_upgrade(move |socket| run(app, id, visitor, socket)))
+    Ok(small(ws).on_upgrade(move |socket| run(app, id, visitor, addr, socket)))
+}
+
+/// A live channel with buffers sized for Tabula's messages: a watcher that
+/// only listens costs a few KB, and no client message exceeds 64 KB.
+pub(crate) fn small(ws: WebSocketUpgrade) -> WebSocketUpgrade {
+    ws.read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1 << 20)
+        .max_message_size(crate::guard::WS_MAX_MESSAGE)
+        .max_frame_size(crate::guard::WS_MAX_MESSAGE)
+}
+
+/// The answer to a binary message: Tabula speaks JSON text.
+pub(crate) fn binary_refused() -> ServerMessage {
+    ServerMessage::Error {
+        rid: None,
+        error: "binary messages are not accepted: send JSON text".into(),
+        status: Some(400),
+    }
 }
 
 /// The visitor of a live channel: a socket opened by another site's page
 /// does not get the session (it could act for the player).
 pub(crate) async fn socket_visitor(app: &App, headers: &HeaderMap) -> Result<Visitor, ApiError> {
-    if session::check_origin(headers).is_err() {
+    if session::check_origin(headers, &app.config.guard.allowed_origins).is_err() {
         return Ok(Visitor::default());
     }
     session::visitor(&app.store, headers).await
 }
 
-async fn run(app: Arc<App>, id: String, visitor: Visitor, socket: WebSocket) {
+async fn run(app: Arc<App>, id: String, visitor: Visitor, addr: String, socket: WebSocket) {
     let mut seats = Vec::new();
-    serve(&app, &id, &visitor, socket, &mut seats).await;
+    serve(&app, &id, &visitor, &addr, socket, &mut seats).await;
     // The player's channel closed: the game counts them away.
     if !seats.is_empty() {
         if let Some(h) = app.rounds.get(&id) {
@@ -53,6 +74,7 @@ async fn serve(
     app: &Arc<App>,
     id: &str,
     visitor: &Visitor,
+    addr: &str,
     socket: WebSocket,
     seats: &mut Vec<u8>,
 ) {
@@ -100,14 +122,15 @@ async fn serve(
                 }
             }
             incoming = stream.next() => {
-                let text = match incoming {
-                    Some(Ok(Message::Text(t))) => t,
+                let reply = match incoming {
+                    // One request at a time per client; updates wait in
+                    // the channel meanwhile.
+                    Some(Ok(Message::Text(t))) => answer(app, id, visitor, addr, t.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => binary_refused(),
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                     Some(Ok(_)) => continue,
-                };
-                // One request at a time per client; updates wait in the
-                // channel meanwhile.
-                let reply = answer(app, id, visitor, text.as_str()).await.to_json();
+                }
+                .to_json();
                 if sink.send(Message::Text(reply.into())).await.is_err() {
                     return;
                 }
@@ -116,7 +139,13 @@ async fn serve(
     }
 }
 
-async fn answer(app: &Arc<App>, id: &str, visitor: &Visitor, text: &str) -> ServerMessage {
+async fn answer(
+    app: &Arc<App>,
+    id: &str,
+    visitor: &Visitor,
+    addr: &str,
+    text: &str,
+) -> ServerMessage {
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
@@ -156,24 +185,37 @@ async fn answer(app: &Arc<App>, id: &str, visitor: &Visitor, text: &str) -> Serv
             action,
             ply,
             rid,
-        } => match app
-            .command(id, &visitor.caller(&token), Command::Play { action, ply })
-            .await
-        {
-            Ok(Reply::Ply(ply)) => ServerMessage::Ack { rid, ply },
-            Ok(other) => ServerMessage::Error {
-                rid,
-                error: format!("unexpected answer {other:?}"),
-                status: Some(500),
-            },
+        } => match move_allowed(app, addr, &visitor.caller(&token)) {
             Err(e) => ServerMessage::Error {
                 rid,
-                status: Some(status_of(&e).as_u16()),
-                error: e.to_string(),
+                status: Some(e.status.as_u16()),
+                error: e.message,
+            },
+            Ok(caller) => match app
+                .command(id, &caller, Command::Play { action, ply })
+                .await
+            {
+                Ok(Reply::Ply(ply)) => ServerMessage::Ack { rid, ply },
+                Ok(other) => ServerMessage::Error {
+                    rid,
+                    error: format!("unexpected answer {other:?}"),
+                    status: Some(500),
+                },
+                Err(e) => ServerMessage::Error {
+                    rid,
+                    status: Some(status_of(&e).as_u16()),
+                    error: e.to_string(),
+                },
             },
         },
         ClientMessage::Ping { rid } => ServerMessage::Pong { rid },
     }
+}
+
+/// `caller`, if their move is within the limits.
+fn move_allowed(app: &App, addr: &str, caller: &Caller) -> Result<Caller, ApiError> {
+    crate::guard::allow_move(app, addr, caller)?;
+    Ok(caller.clone())
 }
 
 /// Resolves when the server starts shutting down.

@@ -38,6 +38,7 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
     match type_name {
         "ErrorBody" => round_trip::<ErrorBody>(json),
         "Health" => round_trip::<Health>(json),
+        "Metrics" => round_trip::<Metrics>(json),
         "Catalog" => round_trip::<Catalog>(json),
         "RulesPage" => round_trip::<RulesPage>(json),
         "Vec<Summary>" => round_trip::<Vec<Summary>>(json),

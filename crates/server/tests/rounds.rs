@@ -5,7 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{start, start_at, start_with, temp_db, test_registry, Server};
+use common::{start, start_at, start_with, temp_db, test_registry, Browser, Server};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -232,10 +232,24 @@ async fn ai_seats_play_to_the_end_and_finish_once() {
     let srv = start(test_registry(), &db).await;
     let mut ends = srv.app.finisher.subscribe();
     let ai = json!({"type": "ai", "level": "random"});
-    let (id, tokens) = srv
-        .create(json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}))
+    // An AI-only game needs its creator's session, and plays while watched.
+    let mut creator = Browser::new(&srv, 1);
+    creator.guest().await;
+    let created = creator
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}),
+        )
         .await;
-    assert!(tokens.is_empty(), "AI seats hold no token");
+    assert_eq!(created["tokens"], json!([]), "AI seats hold no token");
+    let id = created["id"].as_str().expect("id").to_string();
+    let _watch = srv
+        .app
+        .watch(&id, &Default::default())
+        .await
+        .expect("watch");
     let e = next_end(&mut ends).await;
     assert_eq!(
         (e.id.as_str(), e.ending.reason),
@@ -476,9 +490,17 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     let b = start_at(test_registry(), &db, config()).await;
     let (mut ends_a, mut ends_b) = (a.app.finisher.subscribe(), b.app.finisher.subscribe());
     let ai = json!({"type": "ai", "level": "random"});
-    let (id, _) = a
-        .create(json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}))
+    let mut creator = Browser::new(&a, 1);
+    creator.guest().await;
+    let created = creator
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}),
+        )
         .await;
+    let id = created["id"].as_str().expect("id").to_string();
     // b holds the game too, and would think for it if it could.
     let (_, _watch) = b
         .app

@@ -69,7 +69,7 @@ async fn channel(
     ws: WebSocketUpgrade,
 ) -> Result<Response, crate::ApiError> {
     let visitor = crate::ws::socket_visitor(&app, &headers).await?;
-    Ok(ws.on_upgrade(move |socket| run(app, visitor, socket)))
+    Ok(crate::ws::small(ws).on_upgrade(move |socket| run(app, visitor, socket)))
 }
 
 /// Send the seeks the visitor may see now, and again whenever they may

@@ -8,8 +8,9 @@
 
 use super::state::{Caller, Change, Command, Plan, Reply, Room, Round};
 use super::RoundError;
-use crate::ai::{self, Pick};
+use crate::ai::{self, Class, Pick};
 use crate::app::App;
+use crate::guard::has_human_seat;
 use crate::protocol::{GameView, ServerMessage};
 use std::sync::Arc;
 use std::time::Duration;
@@ -82,6 +83,11 @@ pub(crate) enum Msg {
     Stored { version: u64 },
     /// Look whether an AI seat is to move (this instance claimed the turn).
     Wake,
+    /// End the game now, a draw for all (reason `abandoned`): its creator
+    /// stops an AI-only game, or nobody touched it for too long.
+    Stop {
+        reply: oneshot::Sender<Result<(), RoundError>>,
+    },
     /// An AI seat's answer, computed for `version`.
     AiMoved {
         version: u64,
@@ -249,6 +255,8 @@ impl Actor {
                 let seats = view.you.clone();
                 let _ = reply.send((view, self.updates.subscribe()));
                 self.presence(&seats, 1).await;
+                // An AI-only game paused for want of watchers goes on.
+                self.kick_ai().await;
             }
             Msg::Unwatch { seats } => self.presence(&seats, -1).await,
             Msg::Rated { diffs, reply } => {
@@ -296,6 +304,9 @@ impl Actor {
                 self.on_time().await;
                 self.kick_ai().await;
             }
+            Msg::Stop { reply } => {
+                let _ = reply.send(self.stop().await);
+            }
         }
     }
 
@@ -316,16 +327,29 @@ impl Actor {
                 Ok(Plan::Answer(answer)) => Ok(answer),
                 Ok(Plan::Rematch(next)) => self.rematch(*next).await,
                 Ok(Plan::Hint { game, seed }) => {
-                    // Computed off this task, which goes on serving the game.
+                    // Computed by the AI pool, while this task goes on
+                    // serving the game; queued behind the games' moves.
                     let reply = reply.take();
-                    tokio::task::spawn_blocking(move || {
-                        let answer = ai::hint(game.as_ref(), seed)
+                    let key = crate::guard::sender_key(caller);
+                    let job = self.app.ai.run(Class::Hint, &key, move || {
+                        ai::hint(game.as_ref(), seed)
                             .map(Reply::Hint)
-                            .map_err(RoundError::from);
-                        if let Some(reply) = reply {
-                            let _ = reply.send(answer);
-                        }
+                            .map_err(RoundError::from)
                     });
+                    let Some(reply) = reply else { return };
+                    match job {
+                        Ok((_, answer)) => {
+                            tokio::spawn(async move {
+                                let answer = answer.await.unwrap_or_else(|_| {
+                                    Err(RoundError::Internal("the AI worker stopped".into()))
+                                });
+                                let _ = reply.send(answer);
+                            });
+                        }
+                        Err(ai::Full) => {
+                            let _ = reply.send(Err(RoundError::AiBusy));
+                        }
+                    }
                     return;
                 }
             };
@@ -439,6 +463,9 @@ impl Actor {
         let Some((seat, level)) = self.round.ai_to_move() else {
             return;
         };
+        if self.paused() {
+            return;
+        }
         if !self.app.claim_ai(&self.round.id, self.round.stored).await {
             return;
         }
@@ -450,14 +477,38 @@ impl Actor {
         let version = self.round.version;
         let pause = self.app.config.ai_pause;
         let me = self.me.clone();
+        let class = if has_human_seat(&self.round.meta.seats) {
+            Class::Move
+        } else {
+            Class::Demo
+        };
+        let app = Arc::clone(&self.app);
+        let id = self.round.id.clone();
+        let updates = self.updates.clone();
         tokio::spawn(async move {
             if pause > Duration::ZERO {
                 tokio::time::sleep(pause).await;
             }
-            let pick = tokio::task::spawn_blocking(move || ai::choose(game.as_ref(), level, seed))
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| e.to_string()));
+            let job = app
+                .ai
+                .run(class, &id, move || ai::choose(game.as_ref(), level, seed));
+            let pick = match job {
+                Ok((ahead, answer)) => {
+                    if ahead > 0 {
+                        // Tell the players why the AI takes longer.
+                        let text = ServerMessage::Queue { ahead }.to_json();
+                        let _ = updates.send(Published {
+                            text: Arc::from(text),
+                            hidden_from_players: false,
+                        });
+                    }
+                    answer
+                        .await
+                        .map_err(|_| "the AI worker stopped".to_string())
+                        .and_then(|r| r.map_err(|e| e.to_string()))
+                }
+                Err(ai::Full) => Err("the AI is busy".to_string()),
+            };
             let _ = me
                 .send(Msg::AiMoved {
                     version,
@@ -466,6 +517,24 @@ impl Actor {
                 })
                 .await;
         });
+    }
+
+    /// An AI-only game waits for a watcher: nobody would see its moves.
+    fn paused(&self) -> bool {
+        self.updates.receiver_count() == 0 && !has_human_seat(&self.round.meta.seats)
+    }
+
+    /// End the game now: a draw for every seat, reason `abandoned`.
+    async fn stop(&mut self) -> Result<(), RoundError> {
+        if self.round.is_over() {
+            return Err(RoundError::Over);
+        }
+        let n = self.round.game.num_players();
+        let change = self.round.finish(
+            tabula_core::Outcome::Draw(tabula_core::PlayerSet::all(n)),
+            tabula_core::EndReason::Abandoned,
+        );
+        self.commit(change).await.map(|_| ())
     }
 
     async fn ai_moved(&mut self, version: u64, seat: u8, pick: Result<Pick, String>) {

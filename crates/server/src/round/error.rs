@@ -51,6 +51,8 @@ pub enum RoundError {
     ChatNeedsSession,
     /// The game was changed elsewhere at the same moment: try again.
     Busy,
+    /// Too many hints wait for the AI workers: ask again in a moment.
+    AiBusy,
     /// The server could not do it (storage, a failed task).
     Internal(String),
 }
@@ -107,6 +109,7 @@ impl fmt::Display for RoundError {
                 f.write_str("open the game in a browser session (or sign in) to chat")
             }
             RoundError::Busy => f.write_str("the game changed at the same moment: try again"),
+            RoundError::AiBusy => f.write_str("the AI is busy: ask again in a moment"),
         }
     }
 }

@@ -384,6 +384,15 @@ impl Store {
         }
     }
 
+    /// Up to `limit` unfinished games last written before `before` (ms
+    /// since 1970), for the expiry of abandoned games.
+    pub async fn stale_games(&self, before: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.stale_games(before, limit).await,
+            Store::Postgres(p) => p.stale_games(before, limit).await,
+        }
+    }
+
     /// The number of stored games (also a health check: it reads the
     /// database).
     pub async fn count(&self) -> Result<u64, StoreError> {

@@ -449,6 +449,19 @@ impl Postgres {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
+    pub async fn stale_games(&self, before: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT id FROM games WHERE result IS NULL
+                   AND COALESCE(touched, created) < $1 LIMIT $2",
+                &[&before, &(limit as i64)],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
     pub async fn claim_ai(
         &self,
         game: &str,

@@ -129,6 +129,18 @@ impl Sqlite {
         .await
     }
 
+    pub async fn stale_games(&self, before: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id FROM games WHERE result IS NULL
+                   AND COALESCE(touched, created) < ?1 LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![before, limit as i64], |r| r.get(0))?;
+            rows.collect()
+        })
+        .await
+    }
+
     /// One process owns a SQLite file: its claims always succeed (a
     /// claim left by a process that died is simply taken over).
     pub async fn claim_ai(

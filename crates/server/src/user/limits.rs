@@ -56,6 +56,18 @@ pub struct Limits {
     pub chat: Limit,
     /// Seeks posted per identity.
     pub seeks: Limit,
+    /// Games created (or imported) per identity.
+    pub create: Limit,
+    /// Games created (or imported) per client address.
+    pub create_address: Limit,
+    /// Hints per identity (or token).
+    pub hints: Limit,
+    /// Hints per client address.
+    pub hints_address: Limit,
+    /// Moves per identity (or token): generous, a fast player never sees it.
+    pub moves: Limit,
+    /// Moves per client address.
+    pub moves_address: Limit,
 }
 
 impl Default for Limits {
@@ -66,6 +78,12 @@ impl Default for Limits {
             signup_address: Limit::new("new accounts", 5, Duration::from_secs(600)),
             chat: Limit::new("chat messages", 5, Duration::from_secs(3)),
             seeks: Limit::new("challenges", 10, Duration::from_secs(6)),
+            create: Limit::new("new games", 20, Duration::from_secs(6)),
+            create_address: Limit::new("new games", 30, Duration::from_secs(3)),
+            hints: Limit::new("hints", 10, Duration::from_secs(3)),
+            hints_address: Limit::new("hints", 30, Duration::from_secs(1)),
+            moves: Limit::new("moves", 600, Duration::from_millis(20)),
+            moves_address: Limit::new("moves", 2000, Duration::from_millis(5)),
         }
     }
 }
@@ -78,6 +96,12 @@ impl Limits {
             &self.signup_address,
             &self.chat,
             &self.seeks,
+            &self.create,
+            &self.create_address,
+            &self.hints,
+            &self.hints_address,
+            &self.moves,
+            &self.moves_address,
         ] {
             l.prune();
         }

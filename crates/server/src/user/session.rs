@@ -106,7 +106,8 @@ pub fn clear_cookie() -> HeaderValue {
 
 /// Refuse a request that relies on the session cookie but does not come
 /// from one of this server's pages (cross-site request forgery).
-pub fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
+/// `allowed` names other origins whose pages may do so (`--allowed-origin`).
+pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiError> {
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     let Some(origin) = origin else {
@@ -115,7 +116,9 @@ pub fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
         ));
     };
     let origin_host = origin.split_once("://").map(|(_, h)| h).unwrap_or("");
-    if host.is_some_and(|h| h.eq_ignore_ascii_case(origin_host)) {
+    if host.is_some_and(|h| h.eq_ignore_ascii_case(origin_host))
+        || crate::guard::origin_allowed(allowed, origin)
+    {
         Ok(())
     } else {
         Err(ApiError::forbidden(format!(

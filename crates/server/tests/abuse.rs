@@ -1,0 +1,238 @@
+//! The abuse test (`docs/security.md`, numbers in `docs/benchmarks.md`):
+//! one address floods the server with AI-only games, hints and game
+//! creations while a real player plays a level-8 AI. Every excess request
+//! gets 429, the player's AI moves keep within their budget + 1 s, and the
+//! catalog keeps answering fast. In-process (loopback only), about 20 s.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{start_with, temp_db, Browser, Server};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tabula_server::RoundConfig;
+
+/// Level 8's thinking time per action.
+const LEVEL8: Duration = Duration::from_millis(1900);
+/// The player's moves against the AI.
+const PLAYER_MOVES: usize = 4;
+
+/// What a flood stream saw: answers by status, and how long it ran.
+#[derive(Default, Debug)]
+struct Tally {
+    ok: usize,
+    too_many: usize,
+    other: Vec<String>,
+    secs: f64,
+}
+
+impl Tally {
+    fn count(&mut self, st: StatusCode, v: &Value) {
+        match st {
+            StatusCode::OK => self.ok += 1,
+            StatusCode::TOO_MANY_REQUESTS => self.too_many += 1,
+            other => self.other.push(format!("{other}: {v}")),
+        }
+    }
+}
+
+fn rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn percentile(sorted: &[Duration], p: usize) -> Duration {
+    sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
+}
+
+/// One flood stream from the attacker's address and session: `requests`
+/// sent one every `pace`; the games it gets are watched (an AI-only game's
+/// AI thinks only while watched), the watchers held to the end.
+async fn flood(
+    srv: Arc<Server>,
+    cookie: Option<String>,
+    requests: Vec<(String, Value)>,
+    pace: Duration,
+) -> Tally {
+    let mut b = Browser::new(&srv, 66);
+    b.cookie = cookie;
+    let mut tally = Tally::default();
+    let mut watchers = Vec::new();
+    let start = Instant::now();
+    for (path, body) in requests {
+        let (st, v) = b.call("POST", &path, body).await;
+        tally.count(st, &v);
+        if let Some(id) = v["id"].as_str().filter(|_| st == StatusCode::OK) {
+            watchers.push(srv.app.watch(id, &Default::default()).await.expect("watch"));
+        }
+        tokio::time::sleep(pace).await;
+    }
+    tally.secs = start.elapsed().as_secs_f64();
+    tally
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_flood_from_one_address_does_not_slow_a_real_player() {
+    let db = temp_db("abuse");
+    let config = RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    let srv = Arc::new(start_with(tabula_games::registry(), &db, config).await);
+    let rss_before = rss_mb();
+
+    // The attacker: a guest session, and a game of its own to ask hints in.
+    let mut attacker = Browser::new(&srv, 66);
+    attacker.guest().await;
+    let own = attacker
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "stelpur", "hints": true}),
+        )
+        .await;
+    let own_id = own["id"].as_str().expect("id").to_string();
+    let own_tokens: Vec<Value> = own["tokens"]
+        .as_array()
+        .expect("tokens")
+        .iter()
+        .map(|t| t["token"].clone())
+        .collect();
+    let state = srv.get(&format!("/api/games/{own_id}")).await;
+    let seat = state["state"]["turn"]["seat"].as_u64().unwrap_or(0) as usize;
+    let level8 = json!({"type": "ai", "level": "level8"});
+    let ai_only = (0..500)
+        .map(|_| {
+            (
+                "/api/games".to_string(),
+                json!({"spec": "dragonchess", "seats": [level8, level8]}),
+            )
+        })
+        .collect();
+    let hints = (0..200)
+        .map(|_| {
+            (
+                format!("/api/games/{own_id}/hint"),
+                json!({"token": own_tokens[seat]}),
+            )
+        })
+        .collect();
+    let creations = (0..1000)
+        .map(|_| ("/api/games".to_string(), json!({"spec": "stelpur"})))
+        .collect();
+
+    // The player: a level-8 AI opponent in Dragonchess.
+    let mut player = Browser::new(&srv, 1);
+    player.guest().await;
+    let game = player
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "dragonchess", "seats": [{"type": "human"}, level8]}),
+        )
+        .await;
+    let id = game["id"].as_str().expect("id").to_string();
+    let token = game["tokens"][0]["token"].clone();
+
+    let started = Instant::now();
+    let cookie = attacker.cookie.clone();
+    // Each stream lasts about 5 s, while the player's game goes on.
+    let floods = [
+        (ai_only, Duration::from_millis(10)),
+        (hints, Duration::from_millis(25)),
+        (creations, Duration::from_millis(5)),
+    ]
+    .map(|(reqs, pace)| tokio::spawn(flood(Arc::clone(&srv), cookie.clone(), reqs, pace)));
+
+    // Someone else reads the catalog meanwhile.
+    let reader = {
+        let srv = Arc::clone(&srv);
+        tokio::spawn(async move {
+            let mut times = Vec::new();
+            while times.len() < 300 {
+                let t = Instant::now();
+                srv.get("/api/catalog").await;
+                times.push(t.elapsed());
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            times
+        })
+    };
+
+    let mut ai_times = Vec::new();
+    for _ in 0..PLAYER_MOVES {
+        let s = srv.settled(&id).await;
+        let action = s["state"]["legal"][0].clone();
+        let ply = s["state"]["ply"].clone();
+        let sent = Instant::now();
+        player
+            .expect(
+                StatusCode::OK,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                json!({"token": token, "action": action, "ply": ply}),
+            )
+            .await;
+        srv.settled(&id).await;
+        ai_times.push(sent.elapsed());
+    }
+
+    let mut tallies = Vec::new();
+    for f in floods {
+        tallies.push(f.await.expect("flood"));
+    }
+    let mut catalog = reader.await.expect("reader");
+    let elapsed = started.elapsed();
+    let rss_after = rss_mb();
+    catalog.sort_unstable();
+    let metrics = srv.get("/api/metrics").await;
+
+    println!(
+        "abuse: {:.1} s; AI moves {:?}; catalog p50 {:?} p99 {:?}; RSS {rss_before:.0} -> {rss_after:.0} MB; \
+         AI-only {:?}; hints {:?}; creations {:?}; metrics {metrics}",
+        elapsed.as_secs_f64(),
+        ai_times,
+        percentile(&catalog, 50),
+        percentile(&catalog, 99),
+        tallies[0],
+        tallies[1],
+        tallies[2],
+    );
+
+    for t in &tallies {
+        assert!(t.other.is_empty(), "only 200 or 429: {:?}", t.other);
+    }
+    let secs = elapsed.as_secs_f64();
+    // What the limits let through (burst + refill), counted for all the
+    // attacker's creations together (one identity, one address).
+    let created = tallies[0].ok + tallies[2].ok;
+    let allowed = 20 + (secs / 6.0).ceil() as usize;
+    assert!(
+        created <= allowed,
+        "{created} games created, {allowed} allowed"
+    );
+    assert!(tallies[0].too_many + tallies[2].too_many >= 1500 - allowed);
+    let hinted = tallies[1].ok;
+    let allowed = 10 + (secs / 3.0).ceil() as usize;
+    assert!(hinted <= allowed, "{hinted} hints, {allowed} allowed");
+    for t in &ai_times {
+        assert!(
+            *t <= LEVEL8 + Duration::from_secs(1),
+            "an AI move took {t:?}: {ai_times:?}"
+        );
+    }
+    let p99 = percentile(&catalog, 99);
+    assert!(p99 < Duration::from_millis(50), "catalog p99 {p99:?}");
+    assert!(
+        rss_after - rss_before < 300.0,
+        "RSS grew from {rss_before:.0} to {rss_after:.0} MB"
+    );
+    let _ = std::fs::remove_file(&db);
+}

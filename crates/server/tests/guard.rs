@@ -1,0 +1,578 @@
+//! The server's defences (`docs/security.md`): headers, JSON errors and
+//! bodies, rate limits and quotas, AI-only games, origins, expiry, the
+//! live channel's caps.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{start, start_with, temp_db, test_registry, Browser, Server};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::time::Duration;
+use tabula_server::guard::GuardConfig;
+use tabula_server::RoundConfig;
+use tower::ServiceExt;
+
+fn config(guard: GuardConfig) -> RoundConfig {
+    RoundConfig {
+        ai_pause: Duration::ZERO,
+        guard,
+        ..Default::default()
+    }
+}
+
+/// Send a raw request; status, headers and body text.
+async fn raw(srv: &Server, req: Request<Body>) -> (StatusCode, axum::http::HeaderMap, String) {
+    let res = srv.router.clone().oneshot(req).await.expect("response");
+    let status = res.status();
+    let headers = res.headers().clone();
+    let bytes = res.into_body().collect().await.expect("body").to_bytes();
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+fn error_of(text: &str) -> String {
+    let v: Value = serde_json::from_str(text).unwrap_or_else(|_| panic!("not JSON: {text}"));
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error field: {text}"))
+        .to_string()
+}
+
+#[tokio::test]
+async fn every_answer_has_the_security_headers() {
+    let db = temp_db("headers");
+    let srv = start(test_registry(), &db).await;
+    for path in ["/api/catalog", "/", "/api/nothing-here"] {
+        let req = Request::get(path).body(Body::empty()).expect("request");
+        let (_, h, _) = raw(&srv, req).await;
+        let csp = h["content-security-policy"].to_str().expect("csp");
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["x-frame-options"], "DENY", "{path}");
+        assert_eq!(h["referrer-policy"], "same-origin", "{path}");
+    }
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn every_error_is_json() {
+    let db = temp_db("json-errors");
+    let srv = start(test_registry(), &db).await;
+    // axum's own 404 and 405.
+    let req = Request::get("/api/nothing-here")
+        .body(Body::empty())
+        .expect("request");
+    let (st, h, text) = raw(&srv, req).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    assert_eq!(h["content-type"], "application/json");
+    error_of(&text);
+    let req = Request::delete("/api/catalog")
+        .body(Body::empty())
+        .expect("request");
+    let (st, _, text) = raw(&srv, req).await;
+    assert_eq!(st, StatusCode::METHOD_NOT_ALLOWED);
+    error_of(&text);
+    // A body over the limit: 413.
+    let big = format!(r#"{{"spec": "{}"}}"#, "x".repeat(3 << 20));
+    let req = Request::post("/api/games")
+        .header("content-type", "application/json")
+        .body(Body::from(big))
+        .expect("request");
+    let (st, _, text) = raw(&srv, req).await;
+    assert_eq!(st, StatusCode::PAYLOAD_TOO_LARGE);
+    error_of(&text);
+    // Malformed JSON.
+    let req = Request::post("/api/games")
+        .header("content-type", "application/json")
+        .body(Body::from("{not json"))
+        .expect("request");
+    let (st, _, text) = raw(&srv, req).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert!(error_of(&text).contains("bad request body"), "{text}");
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn a_body_must_be_json_but_may_be_empty() {
+    let db = temp_db("content-type");
+    let srv = start(test_registry(), &db).await;
+    for ct in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+    ] {
+        let mut req = Request::post("/api/games");
+        if let Some(ct) = ct {
+            req = req.header("content-type", ct);
+        }
+        let req = req
+            .body(Body::from(r#"{"spec": "race"}"#))
+            .expect("request");
+        let (st, _, text) = raw(&srv, req).await;
+        assert_eq!(st, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{ct:?}");
+        assert!(error_of(&text).contains("application/json"), "{text}");
+    }
+    assert_eq!(
+        srv.get("/api/games").await,
+        json!([]),
+        "nothing was created"
+    );
+    // With a charset it is still JSON.
+    let req = Request::post("/api/games")
+        .header("content-type", "application/json; charset=utf-8")
+        .body(Body::from(r#"{"spec": "race"}"#))
+        .expect("request");
+    assert_eq!(raw(&srv, req).await.0, StatusCode::OK);
+    // A verb without a body needs no Content-Type.
+    let req = Request::post("/api/session")
+        .body(Body::empty())
+        .expect("request");
+    assert_eq!(raw(&srv, req).await.0, StatusCode::OK);
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn game_creation_is_rate_limited_per_address() {
+    let db = temp_db("create-limit");
+    let srv = start(test_registry(), &db).await;
+    let mut flood = Browser::new(&srv, 1);
+    flood.origin = None;
+    let mut created = 0;
+    let mut refused = None;
+    for _ in 0..60 {
+        let (st, h, v) = flood
+            .call_full("POST", "/api/games", json!({"spec": "race"}))
+            .await;
+        match st {
+            StatusCode::OK => created += 1,
+            StatusCode::TOO_MANY_REQUESTS => {
+                refused = Some((h, v));
+                break;
+            }
+            other => panic!("{other}: {v}"),
+        }
+    }
+    assert_eq!(created, 30, "the burst passes");
+    let (h, v) = refused.expect("the flood is refused");
+    assert!(h.contains_key("retry-after"), "{h:?}");
+    assert!(v["error"].as_str().expect("error").contains("new games"));
+    // Another address is not affected.
+    let mut other = Browser::new(&srv, 2);
+    other.origin = None;
+    other
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race"}),
+        )
+        .await;
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
+    for trust in [false, true] {
+        let db = temp_db("proxy");
+        let srv = start_with(
+            test_registry(),
+            &db,
+            config(GuardConfig {
+                trust_proxy: trust,
+                ..Default::default()
+            }),
+        )
+        .await;
+        let post = |xff: &'static str| {
+            Request::post("/api/games")
+                .header("content-type", "application/json")
+                .header("x-forwarded-for", xff)
+                .body(Body::from(r#"{"spec": "race"}"#))
+                .expect("request")
+        };
+        // One client's burst, from behind the proxy (no ConnectInfo: the
+        // same peer for every request).
+        for _ in 0..30 {
+            assert_eq!(raw(&srv, post("6.6.6.6, 10.1.1.1")).await.0, StatusCode::OK);
+        }
+        assert_eq!(
+            raw(&srv, post("6.6.6.6, 10.1.1.1")).await.0,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+        // The last address is what the proxy saw; the first is the client's
+        // own word and never counts.
+        let other = raw(&srv, post("6.6.6.6, 10.2.2.2")).await.0;
+        let expected = if trust {
+            StatusCode::OK
+        } else {
+            StatusCode::TOO_MANY_REQUESTS
+        };
+        assert_eq!(other, expected, "trust_proxy = {trust}");
+        let _ = std::fs::remove_file(&db);
+    }
+}
+
+#[tokio::test]
+async fn games_in_progress_are_capped_per_identity_and_per_address() {
+    let db = temp_db("quota");
+    let srv = start_with(
+        test_registry(),
+        &db,
+        config(GuardConfig {
+            games_in_progress: 3,
+            ..Default::default()
+        }),
+    )
+    .await;
+    // A guest.
+    let mut ann = Browser::new(&srv, 1);
+    ann.guest().await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let v = ann
+            .expect(
+                StatusCode::OK,
+                "POST",
+                "/api/games",
+                json!({"spec": "race"}),
+            )
+            .await;
+        ids.push((v["id"].clone(), v["tokens"][0]["token"].clone()));
+    }
+    let v = ann
+        .expect(
+            StatusCode::TOO_MANY_REQUESTS,
+            "POST",
+            "/api/games",
+            json!({"spec": "race"}),
+        )
+        .await;
+    assert!(v["error"].as_str().expect("error").contains("in progress"));
+    // Finishing one frees a place.
+    let (id, token) = &ids[0];
+    let id = id.as_str().expect("id");
+    ann.expect(
+        StatusCode::OK,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        json!({"token": token}),
+    )
+    .await;
+    ann.expect(
+        StatusCode::OK,
+        "POST",
+        "/api/games",
+        json!({"spec": "race"}),
+    )
+    .await;
+    // A script without a session is counted by its address.
+    let mut bot = Browser::new(&srv, 2);
+    bot.origin = None;
+    for _ in 0..3 {
+        bot.expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race"}),
+        )
+        .await;
+    }
+    bot.expect(
+        StatusCode::TOO_MANY_REQUESTS,
+        "POST",
+        "/api/games",
+        json!({"spec": "race"}),
+    )
+    .await;
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_stops_it() {
+    let db = temp_db("ai-only");
+    let srv = start(test_registry(), &db).await;
+    let ai = json!({"type": "ai", "level": "random"});
+    let body = json!({"spec": "race", "seats": [ai, ai]});
+    let mut bot = Browser::new(&srv, 1);
+    bot.origin = None;
+    let v = bot
+        .expect(StatusCode::FORBIDDEN, "POST", "/api/games", body.clone())
+        .await;
+    assert!(v["error"].as_str().expect("error").contains("session"));
+    let mut ann = Browser::new(&srv, 2);
+    ann.guest().await;
+    let v = ann
+        .expect(StatusCode::OK, "POST", "/api/games", body.clone())
+        .await;
+    let id = v["id"].as_str().expect("id").to_string();
+    // Nobody watches: the AI does not think.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let s = srv.get(&format!("/api/games/{id}")).await;
+    let start_ply = s["state"]["ply"].as_u64().expect("ply");
+    assert!(start_ply <= 1, "only the opening roll: {s}");
+    assert_eq!(srv.app.ai_jobs(), 0);
+    // A watcher comes: it plays.
+    let watch = srv
+        .app
+        .watch(&id, &Default::default())
+        .await
+        .expect("watch");
+    for _ in 0..200 {
+        if srv.app.ai_jobs() > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(srv.app.ai_jobs() > 0, "the AI thinks once watched");
+    drop(watch);
+    // Another one, never watched: another visitor may not stop it; the
+    // creator may.
+    let v = ann
+        .expect(StatusCode::OK, "POST", "/api/games", body.clone())
+        .await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let mut bob = Browser::new(&srv, 3);
+    bob.guest().await;
+    let stop = format!("/api/games/{id}/stop");
+    bob.expect(StatusCode::FORBIDDEN, "POST", &stop, Value::Null)
+        .await;
+    ann.expect(StatusCode::OK, "POST", &stop, Value::Null).await;
+    let s = srv.get(&format!("/api/games/{id}")).await;
+    assert_eq!(s["state"]["turn"]["kind"], "over", "{s}");
+    assert_eq!(s["state"]["result"]["reason"], "abandoned", "{s}");
+    ann.expect(StatusCode::CONFLICT, "POST", &stop, Value::Null)
+        .await;
+    // A game with a person is not stopped this way.
+    let v = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race"}),
+        )
+        .await;
+    let human = v["id"].as_str().expect("id");
+    ann.expect(
+        StatusCode::FORBIDDEN,
+        "POST",
+        &format!("/api/games/{human}/stop"),
+        Value::Null,
+    )
+    .await;
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn another_origin_uses_the_session_only_when_allowed() {
+    for allowed in [false, true] {
+        let db = temp_db("origins");
+        let origins = if allowed {
+            vec!["https://play.example.org".to_string()]
+        } else {
+            Vec::new()
+        };
+        let srv = start_with(
+            test_registry(),
+            &db,
+            config(GuardConfig {
+                allowed_origins: origins,
+                ..Default::default()
+            }),
+        )
+        .await;
+        let mut ann = Browser::new(&srv, 1);
+        ann.guest().await;
+        ann.origin = Some("https://play.example.org".into());
+        let expected = if allowed {
+            StatusCode::OK
+        } else {
+            StatusCode::FORBIDDEN
+        };
+        ann.expect(expected, "POST", "/api/games", json!({"spec": "race"}))
+            .await;
+        let _ = std::fs::remove_file(&db);
+    }
+}
+
+#[tokio::test]
+async fn untouched_games_expire_and_finished_ones_stay() {
+    let db = temp_db("expiry");
+    let srv = start_with(
+        test_registry(),
+        &db,
+        config(GuardConfig {
+            expiry: Duration::from_millis(300),
+            ..Default::default()
+        }),
+    )
+    .await;
+    let (old, _) = srv.create(json!({"spec": "race", "seed": 1})).await;
+    let (done, t) = srv.create(json!({"spec": "race", "seed": 2})).await;
+    srv.post(&format!("/api/games/{done}/resign"), json!({"token": t[0]}))
+        .await;
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    let (fresh, _) = srv.create(json!({"spec": "race", "seed": 3})).await;
+    assert_eq!(srv.app.expire_games().await, Ok(1));
+    let over = |s: &Value| s["state"]["turn"]["kind"] == "over";
+    let s = srv.get(&format!("/api/games/{old}")).await;
+    assert!(over(&s), "{s}");
+    assert_eq!(s["state"]["result"]["reason"], "abandoned");
+    let s = srv.get(&format!("/api/games/{done}")).await;
+    assert_eq!(s["state"]["result"]["reason"], "resign");
+    assert!(!over(&srv.get(&format!("/api/games/{fresh}")).await));
+    // Nothing left to expire.
+    assert_eq!(srv.app.expire_games().await, Ok(0));
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn metrics_show_the_ai_pool() {
+    let db = temp_db("metrics");
+    let srv = start_with(
+        test_registry(),
+        &db,
+        config(GuardConfig {
+            ai_workers: 3,
+            ..Default::default()
+        }),
+    )
+    .await;
+    let m = srv.get("/api/metrics").await;
+    assert_eq!(m["ai_workers"], 3);
+    for key in [
+        "live_games",
+        "ai_running",
+        "ai_queued_moves",
+        "ai_queued_hints",
+        "ai_queued_demos",
+        "ai_done",
+        "ai_wait_p50_ms",
+        "ai_wait_p99_ms",
+        "ai_wait_max_ms",
+    ] {
+        assert!(m[key].is_u64(), "{key}: {m}");
+    }
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn the_live_channel_refuses_binary_and_oversized_messages() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let db = temp_db("ws-caps");
+    let srv = start(test_registry(), &db).await;
+    let (id, _) = srv.create(json!({"spec": "race"})).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let router = srv.router.clone();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let url = format!("ws://{addr}/api/games/{id}/ws");
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url)
+        .await
+        .expect("connect");
+    let next_text = |m: Option<Result<Message, _>>| match m {
+        Some(Ok(Message::Text(t))) => serde_json::from_str::<Value>(&t).expect("json"),
+        other => panic!("unexpected {other:?}"),
+    };
+    assert_eq!(next_text(ws.next().await)["type"], "snapshot");
+    ws.send(Message::Binary(vec![1, 2, 3].into()))
+        .await
+        .expect("send");
+    let e = next_text(ws.next().await);
+    assert_eq!(e["type"], "error", "{e}");
+    assert!(e["error"].as_str().expect("error").contains("binary"));
+    // Still open: a ping is answered.
+    ws.send(Message::Text(r#"{"type":"ping","rid":7}"#.into()))
+        .await
+        .expect("send");
+    assert_eq!(next_text(ws.next().await)["type"], "pong");
+    // Over 64 KB: the server closes the channel.
+    let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(70 * 1024));
+    let _ = ws.send(Message::Text(big.into())).await;
+    let end = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => continue,
+            }
+        }
+    })
+    .await;
+    assert!(end.is_ok(), "the channel closes");
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
+    let db = temp_db("ai-queue");
+    let srv = start_with(
+        tabula_games::registry(),
+        &db,
+        RoundConfig {
+            ai_pause: Duration::from_millis(200),
+            guard: GuardConfig {
+                ai_workers: 1,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .await;
+    let level8 = json!({"type": "ai", "level": "level8"});
+    // A watched demo holds the only worker (a level-8 move: 1.9 s).
+    let mut ann = Browser::new(&srv, 1);
+    ann.guest().await;
+    let demo = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "dragonchess", "seats": [level8, level8]}),
+        )
+        .await;
+    let demo_id = demo["id"].as_str().expect("id");
+    let _demo_watch = srv
+        .app
+        .watch(demo_id, &Default::default())
+        .await
+        .expect("watch");
+    for _ in 0..200 {
+        if srv.get("/api/metrics").await["ai_running"] == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // A game with a person, the AI to move first: its move must wait.
+    let game = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "dragonchess", "seats": [level8, {"type": "human"}]}),
+        )
+        .await;
+    let id = game["id"].as_str().expect("id");
+    let (_, mut updates) = srv.app.watch(id, &Default::default()).await.expect("watch");
+    let queued = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let p = updates.recv().await.expect("update");
+            let v: Value = serde_json::from_str(&p.text).expect("json");
+            if v["type"] == "queue" {
+                return v;
+            }
+        }
+    })
+    .await
+    .expect("a queue message");
+    assert_eq!(queued["ahead"], 1, "{queued}");
+    let _ = std::fs::remove_file(&db);
+}
