@@ -202,13 +202,9 @@ async fn play_one(
     let created = app
         .create(
             NewGame {
-                spec: name.to_string(),
-                position: None,
                 seats,
                 seed: Some(rng.gen()),
-                hints: false,
-                clock: None,
-                rated: false,
+                ..NewGame::new(name)
             },
             &Default::default(),
         )

@@ -63,11 +63,9 @@ async fn server(watchers: usize, moves: usize) -> Result<(), Error> {
     let created = app
         .create(
             NewGame {
-                spec: "dragonchess".into(),
-                position: None,
                 seats: vec![SeatRequest::human(), SeatRequest::human()],
                 seed: Some(1),
-                hints: false,
+                ..NewGame::new("dragonchess")
             },
             &Default::default(),
         )

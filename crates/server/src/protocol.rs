@@ -71,6 +71,21 @@ pub struct NewGame {
     pub rated: bool,
 }
 
+impl NewGame {
+    /// A game of `spec` with every seat human, nothing else asked.
+    pub fn new(spec: &str) -> NewGame {
+        NewGame {
+            spec: spec.to_string(),
+            position: None,
+            seats: Vec::new(),
+            seed: None,
+            hints: false,
+            clock: None,
+            rated: false,
+        }
+    }
+}
+
 /// `POST /api/games/import`: a record file and the seats to go on with.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
