@@ -11,12 +11,14 @@
 //! - `api` / `ws`: the JSON API and the live channel of a game;
 //! - `user`: accounts, sessions, rate limits, profiles (lila's `user`);
 //! - `lobby`: open challenges that start games (lila's `lobby`);
+//! - `bot`: personal API tokens and bot accounts (Lichess's Bot API);
 //! - `ai`: AI seats and hints; `assets`: the UI in `web/` and the rules.
 
 pub mod ai;
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod bot;
 pub mod error;
 pub mod lobby;
 pub mod protocol;

@@ -24,6 +24,9 @@ pub enum Slot {
     Player {
         id: String,
         name: String,
+        /// A bot account.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot: bool,
     },
     Open,
     Ai {
@@ -112,6 +115,7 @@ impl SeekDoc {
                 SeekSeatRequest::Me => Slot::Player {
                     id: creator.0.to_string(),
                     name: creator.1.to_string(),
+                    bot: false,
                 },
                 SeekSeatRequest::Open => Slot::Open,
                 SeekSeatRequest::Ai { level } => Slot::Ai {
@@ -146,12 +150,14 @@ impl SeekDoc {
     }
 
     /// Take the first open seat for `ids` (the first is bound to the
-    /// seat) showing `name`; `account` is the visitor's account key.
+    /// seat) showing `name`; `account` is the visitor's account key, `bot`
+    /// whether it is a bot's.
     pub fn accept(
         &mut self,
         ids: &[String],
         account: Option<&str>,
         name: &str,
+        bot: bool,
     ) -> Result<(), SeekError> {
         if ids.contains(&self.creator) {
             return Err(SeekError::Own);
@@ -177,6 +183,7 @@ impl SeekDoc {
             *slot = Slot::Player {
                 id: id.clone(),
                 name: name.to_string(),
+                bot,
             };
         }
         Ok(())
@@ -187,11 +194,12 @@ impl SeekDoc {
         self.seats
             .iter()
             .map(|s| match s {
-                Slot::Player { id, name } => Seat {
+                Slot::Player { id, name, bot } => Seat {
                     kind: SeatKind::Human,
                     name: name.clone(),
                     owner: Some(id.clone()),
                     joined: true,
+                    bot: *bot,
                     ..Seat::default()
                 },
                 Slot::Open => Seat::default(),
@@ -225,20 +233,23 @@ impl SeekDoc {
                 .seats
                 .iter()
                 .map(|s| match s {
-                    Slot::Player { name, .. } => SeekSeat {
+                    Slot::Player { name, bot, .. } => SeekSeat {
                         state: "taken".into(),
                         name: Some(name.clone()),
                         level: None,
+                        bot: *bot,
                     },
                     Slot::Open => SeekSeat {
                         state: "open".into(),
                         name: None,
                         level: None,
+                        bot: false,
                     },
                     Slot::Ai { level } => SeekSeat {
                         state: "ai".into(),
                         name: None,
                         level: Some(*level),
+                        bot: false,
                     },
                 })
                 .collect(),
@@ -277,19 +288,19 @@ mod tests {
     fn seats_fill_in_order_of_acceptance() {
         let mut s = SeekDoc::new(&req(vec![]), ("u:ann", "Ann"), 3, "Gildervaik").expect("seek");
         assert_eq!(
-            s.accept(&ids("u:ann"), Some("ann"), "Ann"),
+            s.accept(&ids("u:ann"), Some("ann"), "Ann", false),
             Err(SeekError::Own)
         );
-        assert_eq!(s.accept(&ids("g:bob"), None, "Bob"), Ok(()));
+        assert_eq!(s.accept(&ids("g:bob"), None, "Bob", false), Ok(()));
         assert!(!s.full());
         assert_eq!(
-            s.accept(&ids("g:bob"), None, "Bob"),
+            s.accept(&ids("g:bob"), None, "Bob", false),
             Err(SeekError::Already)
         );
-        assert_eq!(s.accept(&ids("u:cy"), Some("cy"), "Cy"), Ok(()));
+        assert_eq!(s.accept(&ids("u:cy"), Some("cy"), "Cy", false), Ok(()));
         assert!(s.full());
         assert_eq!(
-            s.accept(&ids("u:dee"), Some("dee"), "Dee"),
+            s.accept(&ids("u:dee"), Some("dee"), "Dee", false),
             Err(SeekError::Started)
         );
         let seats = s.game_seats();
@@ -327,9 +338,9 @@ mod tests {
         assert!(!s.visible_to(&ids("u:cy"), Some("cy")));
         assert!(s.visible_to(&ids("u:bob"), Some("bob")));
         assert_eq!(
-            s.accept(&ids("u:cy"), Some("cy"), "Cy"),
+            s.accept(&ids("u:cy"), Some("cy"), "Cy", false),
             Err(SeekError::NotForYou)
         );
-        assert_eq!(s.accept(&ids("u:bob"), Some("bob"), "Bob"), Ok(()));
+        assert_eq!(s.accept(&ids("u:bob"), Some("bob"), "Bob", false), Ok(()));
     }
 }

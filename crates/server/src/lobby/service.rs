@@ -50,7 +50,7 @@ fn identity(visitor: &Visitor) -> Result<String, ApiError> {
 
 impl App {
     /// Ring the lobby here and on the other instances.
-    async fn lobby_changed(&self) {
+    pub(crate) async fn lobby_changed(&self) {
         let _ = self.lobby.send(());
         let _ = self.store.notify(&Note::Lobby).await;
     }
@@ -114,7 +114,7 @@ impl App {
         Ok(seek.view(&doc.id, doc.created, &visitor.ids()))
     }
 
-    async fn load_seek(&self, id: &str) -> Result<(Doc, SeekDoc), ApiError> {
+    pub(crate) async fn load_seek(&self, id: &str) -> Result<(Doc, SeekDoc), ApiError> {
         let gone = || ApiError::not_found("this challenge is gone (cancelled, expired or taken)");
         let doc = self
             .store
@@ -138,7 +138,8 @@ impl App {
         let account = visitor.account.as_ref().map(|(k, _)| k.clone());
         for _ in 0..5 {
             let (mut doc, mut seek) = self.load_seek(id).await?;
-            seek.accept(&ids, account.as_deref(), &shown_name(visitor))
+            let bot = crate::bot::is_bot(visitor);
+            seek.accept(&ids, account.as_deref(), &shown_name(visitor), bot)
                 .map_err(conflict)?;
             let game_id = seek.full().then(random_id);
             seek.game = game_id.clone();

@@ -116,6 +116,7 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
         created: now_ms(),
         guest: visitor.guest.clone(),
         deleted: false,
+        bot: false,
     };
     let doc = Doc {
         kind: "user",
@@ -241,7 +242,7 @@ async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Me> {
 }
 
 /// The signed-in account of a state-changing request.
-async fn signed_in(
+pub(crate) async fn signed_in(
     app: &App,
     headers: &HeaderMap,
 ) -> Result<(Visitor, String, u64, Account), ApiError> {
@@ -255,7 +256,7 @@ async fn signed_in(
     Ok((visitor, key, version, account))
 }
 
-async fn save_account(
+pub(crate) async fn save_account(
     app: &App,
     key: &str,
     version: u64,
@@ -386,6 +387,7 @@ async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> Answe
         .await
         .map_err(internal)?;
     Ok(Json(Profile {
+        bot: account.bot,
         username: account.name,
         created: account.created,
         record,

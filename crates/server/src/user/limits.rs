@@ -56,6 +56,8 @@ pub struct Limits {
     pub chat: Limit,
     /// Seeks posted per identity.
     pub seeks: Limit,
+    /// Requests of the bot API per personal token.
+    pub bot: Limit,
 }
 
 impl Default for Limits {
@@ -66,6 +68,7 @@ impl Default for Limits {
             signup_address: Limit::new("new accounts", 5, Duration::from_secs(600)),
             chat: Limit::new("chat messages", 5, Duration::from_secs(3)),
             seeks: Limit::new("challenges", 10, Duration::from_secs(6)),
+            bot: Limit::new("bot requests", 60, Duration::from_millis(250)),
         }
     }
 }
@@ -78,6 +81,7 @@ impl Limits {
             &self.signup_address,
             &self.chat,
             &self.seeks,
+            &self.bot,
         ] {
             l.prune();
         }
