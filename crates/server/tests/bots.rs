@@ -522,3 +522,51 @@ async fn a_bot_is_challenged_accepts_and_plays_through_its_streams() {
     assert_eq!(st, StatusCode::CONFLICT);
     let _ = std::fs::remove_file(&db);
 }
+
+#[tokio::test]
+async fn bot_requests_are_limited_per_token() {
+    let db = temp_db("bot-limits");
+    let srv = start(test_registry(), &db).await;
+    let (mut robo, token) = with_token(&srv, "Robo", 1).await;
+    let second = robo
+        .expect(
+            StatusCode::CREATED,
+            "POST",
+            "/api/account/tokens",
+            json!({"description": "another"}),
+        )
+        .await["token"]
+        .as_str()
+        .expect("token")
+        .to_string();
+    let (st, _) = bearer(
+        &srv,
+        &token,
+        "POST",
+        "/api/bot/account/upgrade",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let path = "/api/bot/challenge/nope/decline";
+    for _ in 0..60 {
+        let (st, _) = bearer(&srv, &token, "POST", path, Value::Null).await;
+        assert_eq!(st, StatusCode::NOT_FOUND);
+    }
+    let res = srv
+        .router
+        .clone()
+        .oneshot(request("POST", path, &token, &Value::Null))
+        .await
+        .expect("response");
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait = res
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok());
+    assert_eq!(wait, Some("1"));
+    // The account's other token has a limit of its own.
+    let (st, _) = bearer(&srv, &second, "POST", path, Value::Null).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    let _ = std::fs::remove_file(&db);
+}
