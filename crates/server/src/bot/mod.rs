@@ -13,7 +13,7 @@ pub mod api;
 pub mod service;
 
 use crate::error::ApiError;
-use crate::protocol::{GameView, Seek, SeekId, Summary};
+use crate::protocol::{GameView, PlayerInfo, Seek, SeekId, Summary};
 use crate::round::{ChatLine, Seat, SeatKind};
 use crate::user::session::Visitor;
 use serde::{Deserialize, Serialize};
@@ -93,10 +93,31 @@ pub fn refuse_lobby(visitor: &Visitor) -> Result<(), ApiError> {
 /// AI seats of the server count as neither). The ratings module asks this
 /// before it accepts a rated seek and before it rates a finished game.
 pub fn may_rate(seats: &[Seat]) -> bool {
-    let held = || seats.iter().filter(|s| s.kind == SeatKind::Human);
-    let bots = held().any(|s| s.bot);
-    let people = held().any(|s| !s.bot);
-    !(bots && people)
+    apart(
+        seats
+            .iter()
+            .filter(|s| s.kind == SeatKind::Human)
+            .map(|s| s.bot),
+    )
+}
+
+/// [`may_rate`] for the seats of a finished game as announced
+/// ([`GameEnded::seats`](crate::round::GameEnded)).
+pub fn may_rate_players(players: &[PlayerInfo]) -> bool {
+    apart(
+        players
+            .iter()
+            .filter(|p| p.kind == SeatKind::Human)
+            .map(|p| p.bot),
+    )
+}
+
+/// Whether the players (`true`: a bot) are all bots or all people.
+fn apart(mut bots: impl Iterator<Item = bool>) -> bool {
+    match bots.next() {
+        Some(first) => bots.all(|b| b == first),
+        None => true,
+    }
 }
 
 /// Whether `seek` (as the bot with account key `key` sees it) is a
@@ -214,6 +235,9 @@ mod tests {
         assert!(!may_rate(&[seat(true), seat(false)]));
         assert!(!may_rate(&[seat(false), seat(true), ai.clone()]));
         assert!(may_rate(&[seat(true), ai]));
+        let players = |seats: &[Seat]| crate::round::state::players(seats, |_| "side");
+        assert!(!may_rate_players(&players(&[seat(false), seat(true)])));
+        assert!(may_rate_players(&players(&[seat(true), seat(true)])));
     }
 
     #[test]
