@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project: the Rust workspace (with a throw-away PostgreSQL
 # for the store's second engine), the server's game tests again on
-# PostgreSQL, the Python package, then the browser tests.
+# PostgreSQL, the Python package, the engine protocol, the sample bot, then
+# the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,8 @@ echo "== the Python package =="
 bash scripts/python-tests.sh
 echo "== tabula engine: one full game of each game through scripts/engine-match.py =="
 bash scripts/engine-tests.sh
+echo "== the sample bot against a real server =="
+bash scripts/bot-tests.sh
 
 if [ -f scripts/browser-tests.sh ]; then
   bash scripts/browser-tests.sh

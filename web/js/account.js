@@ -31,7 +31,42 @@ export function loginPage(main, toast, done) {
   });
 }
 
-/** `#/account`: change the password, sign out, delete the account. */
+/** The account's personal API tokens: list, make (shown once), revoke. */
+async function tokens(main, toast) {
+  const list = main.querySelector('#tokens .tokens');
+  const shown = main.querySelector('#tokens .newtoken');
+  const refresh = async () => {
+    const all = await api('/api/account/tokens').catch(() => []);
+    list.innerHTML = all.length ? all.map((k) => `
+      <li>${esc(k.description)} <span class="muted">${esc(k.last_used
+        ? t('account.tokenLastUsed', { date: new Date(k.last_used).toLocaleString() })
+        : t('account.tokenNeverUsed'))}</span>
+        <button type="button" class="ghost" data-revoke="${esc(k.id)}">${esc(t('account.tokenRevoke'))}</button></li>`).join('')
+      : `<li class="muted">${esc(t('account.tokensNone'))}</li>`;
+    for (const b of list.querySelectorAll('button[data-revoke]')) {
+      b.addEventListener('click', async () => {
+        try {
+          await api(`/api/account/tokens/${encodeURIComponent(b.dataset.revoke)}`, undefined, 'DELETE');
+          refresh();
+        } catch (err) { toast(err.message, true); }
+      });
+    }
+  };
+  const form = main.querySelector('#newtoken');
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const made = await api('/api/account/tokens', { description: form.description.value });
+      form.reset();
+      shown.hidden = false;
+      shown.innerHTML = `${esc(t('account.tokenShownOnce'))} <code>${esc(made.token)}</code>`;
+      refresh();
+    } catch (err) { toast(err.message, true); }
+  });
+  refresh();
+}
+
+/** `#/account`: change the password, sign out, API tokens, delete the account. */
 export function accountPage(main, me, toast, done) {
   main.innerHTML = `
     <section class="account">
@@ -44,6 +79,16 @@ export function accountPage(main, me, toast, done) {
         <label>${esc(t('account.newPassword'))} <input name="new" type="password" autocomplete="new-password" required minlength="8" maxlength="128"></label>
         <button type="submit">${esc(t('account.changePassword'))}</button>
       </form>
+      <section id="tokens" class="stack">
+        <h2>${esc(t('account.tokens'))}</h2>
+        <p class="muted">${esc(t('account.tokensNote'))}</p>
+        <ul class="tokens"></ul>
+        <form id="newtoken" class="row">
+          <label>${esc(t('account.tokenDescription'))} <input name="description" required maxlength="100"></label>
+          <button type="submit">${esc(t('account.tokenCreate'))}</button>
+        </form>
+        <p class="newtoken" hidden></p>
+      </section>
       <form id="delete" class="stack">
         <h2>${esc(t('account.delete'))}</h2>
         <p class="muted">${esc(t('account.deleteNote'))}</p>
@@ -64,6 +109,7 @@ export function accountPage(main, me, toast, done) {
       toast(t('account.passwordChanged'));
     } catch (err) { toast(err.message, true); }
   });
+  tokens(main, toast);
   const del = main.querySelector('#delete');
   del.addEventListener('submit', async (e) => {
     e.preventDefault();

@@ -514,6 +514,7 @@ export class GamePage {
       const tags = [
         mine[p.seat] ? t('players.you') : '',
         p.kind === 'human' && !p.joined ? t('players.invited') : '',
+        p.bot ? t('players.bot') : '',
         s.draw_offer.includes(p.seat) ? t('players.offersDraw') : '',
       ].filter(Boolean).map((x) => `<em>${esc(x)}</em>`).join(' ');
       const spinner = turn && s.thinking ? ` <span class="spinner" aria-label="${esc(t('players.thinking'))}"></span>` : '';

@@ -97,7 +97,7 @@ export class LobbyPage {
   }
 
   row(s) {
-    const seats = s.seats.map((x) => (x.state === 'open' ? t('lobby.openSeat') : x.state === 'ai' ? levelLabel(x.level) : x.name)).join(' · ');
+    const seats = s.seats.map((x) => (x.state === 'open' ? t('lobby.openSeat') : x.state === 'ai' ? levelLabel(x.level) : x.bot ? `${x.name} (${t('players.bot')})` : x.name)).join(' · ');
     const clock = s.clock ? ('days' in s.clock ? t('clock.days', { count: s.clock.days }) : `${s.clock.initial_s / 60}+${s.clock.increment_s}`) : t('clock.none');
     const tags = [clock, s.rated ? t('lobby.ratedTag') : s.hints ? t('lobby.withHints') : t('lobby.casual'), s.to ? t('lobby.forUser', { name: s.to }) : '', s.unlisted ? t('lobby.byLink') : '']
       .filter(Boolean).join(' · ');

@@ -8,7 +8,7 @@ export function gameRows(games) {
   return games.map((g) => `
     <a class="gamerow" href="#/game/${g.id}">
       <strong>${esc(g.title)}</strong>
-      <span>${g.players.map((p) => esc(p.name)).join(' · ')}</span>
+      <span>${g.players.map((p) => esc(p.name) + (p.bot ? ` (${esc(t('players.bot'))})` : '')).join(' · ')}</span>
       <span class="muted">${esc(g.over ? t('home.over', { result: g.result }) : t('moves.ply', { n: g.ply }))}</span>
     </a>`).join('');
 }
@@ -36,7 +36,7 @@ export async function profilePage(main, name) {
     <tr><th scope="row">${esc(game)}</th><td>${r.win}</td><td>${r.draw}</td><td>${r.loss}</td></tr>`).join('');
   main.innerHTML = `
     <section class="profile">
-      <h1>${esc(p.username)}</h1>
+      <h1>${esc(p.username)}${p.bot ? ` <em>${esc(t('players.bot'))}</em>` : ''}</h1>
       <p class="muted">${esc(t('profile.since', { date: new Date(p.created).toLocaleDateString() }))}</p>
       ${Object.keys(p.ratings).length ? `<h2>${esc(t('profile.ratings'))}</h2><table class="tally">
         <thead><tr><th scope="col">${esc(t('profile.pool'))}</th><th scope="col">${esc(t('profile.rating'))}</th><th scope="col">${esc(t('profile.games'))}</th></tr></thead>

@@ -49,6 +49,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/{verb}", post(token_verb))
         .merge(crate::user::api::routes())
         .merge(crate::lobby::api::routes())
+        .merge(crate::bot::api::routes())
         .fallback(assets::web)
         .with_state(Arc::clone(&app));
     crate::guard::protect(router, app)
@@ -70,6 +71,9 @@ pub(crate) async fn visitor_for_change(
     app: &App,
     headers: &HeaderMap,
 ) -> Result<Visitor, ApiError> {
+    if session::bearer(headers).is_some() {
+        return session::visitor(&app.store, headers).await;
+    }
     if session::cookie(headers).is_none() {
         return Ok(Visitor::default());
     }
@@ -81,6 +85,9 @@ pub(crate) async fn visitor_for_change(
 /// identities when the cookie may be used. With a token, a cookie from
 /// another site is ignored; without one, it is refused.
 async fn caller(app: &App, headers: &HeaderMap, token: &str) -> Result<Caller, ApiError> {
+    if session::bearer(headers).is_some() {
+        return Ok(session::visitor(&app.store, headers).await?.caller(token));
+    }
     if session::cookie(headers).is_none() {
         return Ok(Caller::token(token));
     }

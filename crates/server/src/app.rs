@@ -557,6 +557,7 @@ impl App {
                 token_hash: hash_token(&token),
                 name,
                 owner: visitor.ids().first().cloned().filter(|_| mine),
+                bot: mine && crate::bot::is_bot(visitor),
                 ..Seat::default()
             });
         }

@@ -12,6 +12,7 @@
 //! - `user`: accounts, sessions, rate limits, profiles (lila's `user`);
 //! - `lobby`: open challenges that start games (lila's `lobby`);
 //! - `rating`: Glicko-2 ratings per pool, updated as rated games end;
+//! - `bot`: personal API tokens and bot accounts (Lichess's Bot API);
 //! - `ai`: AI seats and hints, and the one pool of workers that computes
 //!   them; `assets`: the UI in `web/` and the rules;
 //! - `guard`: headers, JSON-only bodies, client addresses, quotas,
@@ -21,6 +22,7 @@ pub mod ai;
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod bot;
 pub mod error;
 pub mod guard;
 pub mod lobby;

@@ -354,6 +354,9 @@ pub struct PlayerInfo {
     /// The account that plays it, for a link to its profile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
+    /// A bot account plays it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// Whose turn it is.
@@ -635,6 +638,9 @@ pub struct Tally {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Profile {
     pub username: String,
+    /// A bot account (it plays through the bot API).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
     pub created: i64,
     /// Per game name (`dragonchess`, …).
     pub record: std::collections::BTreeMap<String, Tally>,
@@ -707,6 +713,9 @@ pub struct SeekSeat {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AiLevel>,
+    /// A bot account holds it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// A seek as listed.

@@ -5,6 +5,7 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
+use tabula_server::bot::{BotEvent, GameEvent, NewToken, TokenCreated, TokenInfo};
 use tabula_server::protocol::*;
 
 /// Parse `json` as `T`, write it back, and compare (numbers and key order
@@ -75,6 +76,11 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
         "Accepted" => round_trip::<Accepted>(json),
         "LobbyMessage" => round_trip::<LobbyMessage>(json),
         "Vec<Leader>" => round_trip::<Vec<Leader>>(json),
+        "NewToken" => round_trip::<NewToken>(json),
+        "TokenCreated" => round_trip::<TokenCreated>(json),
+        "Vec<TokenInfo>" => round_trip::<Vec<TokenInfo>>(json),
+        "BotEvent" => round_trip::<BotEvent>(json),
+        "GameEvent" => round_trip::<GameEvent>(json),
         other => Err(format!("no type `{other}` in the test's table")),
     }
 }

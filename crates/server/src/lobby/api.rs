@@ -41,6 +41,7 @@ async fn one(
 async fn create(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Answer<SeekId> {
     let req: NewSeek = body(&bytes)?;
     let visitor = visitor_for_change(&app, &headers).await?;
+    crate::bot::refuse_lobby(&visitor)?;
     Ok(Json(app.post_seek(&visitor, req).await?))
 }
 
@@ -50,6 +51,7 @@ async fn accept(
     headers: HeaderMap,
 ) -> Answer<Accepted> {
     let visitor = visitor_for_change(&app, &headers).await?;
+    crate::bot::refuse_lobby(&visitor)?;
     Ok(Json(app.accept_seek(&visitor, &id).await?))
 }
 

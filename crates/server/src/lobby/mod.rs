@@ -24,6 +24,9 @@ pub enum Slot {
     Player {
         id: String,
         name: String,
+        /// A bot account.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot: bool,
     },
     Open,
     Ai {
@@ -65,6 +68,8 @@ pub enum SeekError {
     NotForYou,
     /// Rated games are between signed-in players.
     SignIn,
+    /// A bot and a person do not play rated games together.
+    BotRated,
 }
 
 impl std::fmt::Display for SeekError {
@@ -75,6 +80,7 @@ impl std::fmt::Display for SeekError {
             SeekError::Started => "this challenge has been taken",
             SeekError::NotForYou => "this challenge is for another player",
             SeekError::SignIn => "sign in to play rated games",
+            SeekError::BotRated => "bots and people do not play rated games together",
         })
     }
 }
@@ -126,6 +132,7 @@ impl SeekDoc {
                 SeekSeatRequest::Me => Slot::Player {
                     id: creator.0.to_string(),
                     name: creator.1.to_string(),
+                    bot: false,
                 },
                 SeekSeatRequest::Open => Slot::Open,
                 SeekSeatRequest::Ai { level } => Slot::Ai {
@@ -161,12 +168,14 @@ impl SeekDoc {
     }
 
     /// Take the first open seat for `ids` (the first is bound to the
-    /// seat) showing `name`; `account` is the visitor's account key.
+    /// seat) showing `name`; `account` is the visitor's account key, `bot`
+    /// whether it is a bot's.
     pub fn accept(
         &mut self,
         ids: &[String],
         account: Option<&str>,
         name: &str,
+        bot: bool,
     ) -> Result<(), SeekError> {
         if ids.contains(&self.creator) {
             return Err(SeekError::Own);
@@ -191,10 +200,23 @@ impl SeekDoc {
         if self.rated && account.is_none() {
             return Err(SeekError::SignIn);
         }
+        // Bots and people are not rated against each other.
+        let bots_in = self
+            .seats
+            .iter()
+            .any(|s| matches!(s, Slot::Player { bot: true, .. }));
+        let people_in = self
+            .seats
+            .iter()
+            .any(|s| matches!(s, Slot::Player { bot: false, .. }));
+        if self.rated && ((bot && people_in) || (!bot && bots_in)) {
+            return Err(SeekError::BotRated);
+        }
         if let Some(slot) = self.seats.iter_mut().find(|s| **s == Slot::Open) {
             *slot = Slot::Player {
                 id: id.clone(),
                 name: name.to_string(),
+                bot,
             };
         }
         Ok(())
@@ -205,11 +227,12 @@ impl SeekDoc {
         self.seats
             .iter()
             .map(|s| match s {
-                Slot::Player { id, name } => Seat {
+                Slot::Player { id, name, bot } => Seat {
                     kind: SeatKind::Human,
                     name: name.clone(),
                     owner: Some(id.clone()),
                     joined: true,
+                    bot: *bot,
                     ..Seat::default()
                 },
                 Slot::Open => Seat::default(),
@@ -243,20 +266,23 @@ impl SeekDoc {
                 .seats
                 .iter()
                 .map(|s| match s {
-                    Slot::Player { name, .. } => SeekSeat {
+                    Slot::Player { name, bot, .. } => SeekSeat {
                         state: "taken".into(),
                         name: Some(name.clone()),
                         level: None,
+                        bot: *bot,
                     },
                     Slot::Open => SeekSeat {
                         state: "open".into(),
                         name: None,
                         level: None,
+                        bot: false,
                     },
                     Slot::Ai { level } => SeekSeat {
                         state: "ai".into(),
                         name: None,
                         level: Some(*level),
+                        bot: false,
                     },
                 })
                 .collect(),
@@ -295,19 +321,19 @@ mod tests {
     fn seats_fill_in_order_of_acceptance() {
         let mut s = SeekDoc::new(&req(vec![]), ("u:ann", "Ann"), 3, "Gildervaik").expect("seek");
         assert_eq!(
-            s.accept(&ids("u:ann"), Some("ann"), "Ann"),
+            s.accept(&ids("u:ann"), Some("ann"), "Ann", false),
             Err(SeekError::Own)
         );
-        assert_eq!(s.accept(&ids("g:bob"), None, "Bob"), Ok(()));
+        assert_eq!(s.accept(&ids("g:bob"), None, "Bob", false), Ok(()));
         assert!(!s.full());
         assert_eq!(
-            s.accept(&ids("g:bob"), None, "Bob"),
+            s.accept(&ids("g:bob"), None, "Bob", false),
             Err(SeekError::Already)
         );
-        assert_eq!(s.accept(&ids("u:cy"), Some("cy"), "Cy"), Ok(()));
+        assert_eq!(s.accept(&ids("u:cy"), Some("cy"), "Cy", false), Ok(()));
         assert!(s.full());
         assert_eq!(
-            s.accept(&ids("u:dee"), Some("dee"), "Dee"),
+            s.accept(&ids("u:dee"), Some("dee"), "Dee", false),
             Err(SeekError::Started)
         );
         let seats = s.game_seats();
@@ -345,9 +371,9 @@ mod tests {
         assert!(!s.visible_to(&ids("u:cy"), Some("cy")));
         assert!(s.visible_to(&ids("u:bob"), Some("bob")));
         assert_eq!(
-            s.accept(&ids("u:cy"), Some("cy"), "Cy"),
+            s.accept(&ids("u:cy"), Some("cy"), "Cy", false),
             Err(SeekError::NotForYou)
         );
-        assert_eq!(s.accept(&ids("u:bob"), Some("bob"), "Bob"), Ok(()));
+        assert_eq!(s.accept(&ids("u:bob"), Some("bob"), "Bob", false), Ok(()));
     }
 }

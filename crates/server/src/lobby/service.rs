@@ -26,7 +26,7 @@ pub const LIST_LIMIT: usize = 200;
 
 fn conflict(e: SeekError) -> ApiError {
     let status = match e {
-        SeekError::NotForYou => StatusCode::FORBIDDEN,
+        SeekError::NotForYou | SeekError::BotRated => StatusCode::FORBIDDEN,
         SeekError::SignIn => StatusCode::UNAUTHORIZED,
         _ => StatusCode::CONFLICT,
     };
@@ -51,7 +51,7 @@ fn identity(visitor: &Visitor) -> Result<String, ApiError> {
 
 impl App {
     /// Ring the lobby here and on the other instances.
-    async fn lobby_changed(&self) {
+    pub(crate) async fn lobby_changed(&self) {
         let _ = self.lobby.send(());
         let _ = self.store.notify(&Note::Lobby).await;
     }
@@ -115,7 +115,7 @@ impl App {
         Ok(seek.view(&doc.id, doc.created, &visitor.ids()))
     }
 
-    async fn load_seek(&self, id: &str) -> Result<(Doc, SeekDoc), ApiError> {
+    pub(crate) async fn load_seek(&self, id: &str) -> Result<(Doc, SeekDoc), ApiError> {
         let gone = || ApiError::not_found("this challenge is gone (cancelled, expired or taken)");
         let doc = self
             .store
@@ -139,7 +139,8 @@ impl App {
         let account = visitor.account.as_ref().map(|(k, _)| k.clone());
         for _ in 0..5 {
             let (mut doc, mut seek) = self.load_seek(id).await?;
-            seek.accept(&ids, account.as_deref(), &shown_name(visitor))
+            let bot = crate::bot::is_bot(visitor);
+            seek.accept(&ids, account.as_deref(), &shown_name(visitor), bot)
                 .map_err(conflict)?;
             let game_id = seek.full().then(random_id);
             seek.game = game_id.clone();

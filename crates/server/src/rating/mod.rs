@@ -56,6 +56,9 @@ pub fn rated_players(ended: &GameEnded) -> Option<Vec<String>> {
     if !ended.rated || ended.ending.reason == EndReason::Aborted {
         return None;
     }
+    if !crate::bot::may_rate_players(&ended.seats) {
+        return None;
+    }
     ended.seats.iter().map(|s| s.user.clone()).collect()
 }
 
@@ -118,6 +121,7 @@ mod tests {
                     name: format!("p{i}"),
                     joined: true,
                     user: Some(format!("p{i}")),
+                    bot: false,
                 })
                 .collect(),
             left,

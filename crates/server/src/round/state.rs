@@ -51,6 +51,9 @@ pub struct Seat {
     /// holds it still that the link is spent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claimed: Option<String>,
+    /// Its owner is a bot account (set when the seat is bound to it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 impl Seat {
@@ -1061,6 +1064,7 @@ pub fn players(seats: &[Seat], side: impl Fn(u8) -> &'static str) -> Vec<PlayerI
                 .and_then(|o| o.strip_prefix("u:"))
                 .filter(|_| s.kind == SeatKind::Human)
                 .map(str::to_string),
+            bot: s.bot && s.kind == SeatKind::Human,
         })
         .collect()
 }

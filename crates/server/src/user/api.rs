@@ -117,6 +117,7 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
         created: now_ms(),
         guest: visitor.guest.clone(),
         deleted: false,
+        bot: false,
     };
     let doc = Doc {
         kind: "user",
@@ -242,7 +243,7 @@ async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Me> {
 }
 
 /// The signed-in account of a state-changing request.
-async fn signed_in(
+pub(crate) async fn signed_in(
     app: &App,
     headers: &HeaderMap,
 ) -> Result<(Visitor, String, u64, Account), ApiError> {
@@ -256,7 +257,7 @@ async fn signed_in(
     Ok((visitor, key, version, account))
 }
 
-async fn save_account(
+pub(crate) async fn save_account(
     app: &App,
     key: &str,
     version: u64,
@@ -391,6 +392,7 @@ async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> Answe
         .await
         .map_err(internal)?;
     Ok(Json(Profile {
+        bot: account.bot,
         username: account.name,
         created: account.created,
         record,

@@ -68,6 +68,8 @@ pub struct Limits {
     pub moves: Limit,
     /// Moves per client address.
     pub moves_address: Limit,
+    /// Requests of the bot API per personal token.
+    pub bot: Limit,
 }
 
 impl Default for Limits {
@@ -84,6 +86,7 @@ impl Default for Limits {
             hints_address: Limit::new("hints", 30, Duration::from_secs(1)),
             moves: Limit::new("moves", 600, Duration::from_millis(20)),
             moves_address: Limit::new("moves", 2000, Duration::from_millis(5)),
+            bot: Limit::new("bot requests", 60, Duration::from_millis(250)),
         }
     }
 }
@@ -102,6 +105,7 @@ impl Limits {
             &self.hints_address,
             &self.moves,
             &self.moves_address,
+            &self.bot,
         ] {
             l.prune();
         }

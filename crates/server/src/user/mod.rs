@@ -35,6 +35,10 @@ pub struct Account {
     /// Deleted: the name stays taken, games show "deleted".
     #[serde(default)]
     pub deleted: bool,
+    /// A bot account: it plays through the bot API (`crate::bot`), is
+    /// marked as a bot wherever it shows, and is not rated against people.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 impl Account {

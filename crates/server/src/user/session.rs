@@ -35,6 +35,9 @@ pub struct Visitor {
     pub guest: Option<String>,
     /// The account signed in: its key and document.
     pub account: Option<(String, Account)>,
+    /// Signed in by a personal API token (`Authorization: Bearer`): the
+    /// token's public id, which rate limits count by.
+    pub token: Option<String>,
 }
 
 impl Visitor {
@@ -80,6 +83,17 @@ pub fn cookie(headers: &HeaderMap) -> Option<String> {
         .find(|(k, _)| *k == COOKIE)
         .map(|(_, v)| v.to_string())
         .filter(|v| !v.is_empty() && v.len() <= 64)
+}
+
+/// The personal API token of `Authorization: Bearer TOKEN`, if any. Such a
+/// request carries no cookie a browser adds by itself, so it needs no
+/// `Origin` check.
+pub fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim().to_string())
 }
 
 /// Whether the page that sent this request was served over HTTPS.
@@ -134,6 +148,9 @@ fn failed(e: StoreError) -> ApiError {
 /// The visitor of a request with `headers` (a guest without a session when
 /// the cookie is missing or names no session).
 pub async fn visitor(store: &Store, headers: &HeaderMap) -> Result<Visitor, ApiError> {
+    if let Some(token) = bearer(headers) {
+        return crate::bot::service::token_visitor(store, &token).await;
+    }
     let Some(value) = cookie(headers) else {
         return Ok(Visitor::default());
     };
@@ -158,6 +175,7 @@ pub async fn visitor(store: &Store, headers: &HeaderMap) -> Result<Visitor, ApiE
         session: Some(id),
         guest: Some(session.guest),
         account,
+        token: None,
     })
 }
 
