@@ -584,7 +584,8 @@ const AXE = fs.readFileSync(new URL('./node_modules/axe-core/axe.min.js', import
 
 /** axe-core's serious and critical findings on the page as it is. */
 async function axeViolations(page) {
-  await page.addScriptTag({ content: AXE });
+  // evaluate() is not an inline script, so the page's CSP (script-src 'self') allows it.
+  await page.evaluate(AXE);
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -663,15 +664,27 @@ test('Stelpur says whose roll it is, what is left, the way pawns run and a last 
 });
 
 test('each Stelpur roll is listed in the row of the side that threw it', { skip: !has('stelpur') }, async () => {
-  const ai = { type: 'ai', level: 'random' };
-  const created = await post('/api/games', { spec: 'stelpur', seats: [ai, ai] });
+  const { context, page, errors } = await newPage('desktop');
+  // A game without a human seat needs a session: the page's guest session.
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('.gamerow, #games:not(:empty)');
+  const created = await page.evaluate(async () => {
+    const ai = { type: 'ai', level: 'random' };
+    await fetch('/api/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: 'stelpur', seats: [ai, ai] }) });
+    return r.json();
+  });
+  assert.ok(created.id, JSON.stringify(created));
+  // AI against AI plays while someone watches: a second tab watches it.
+  const watcher = await context.newPage();
+  await watcher.goto(`${BASE}/#/game/${created.id}`);
   let view;
   for (let i = 0; i < 100; i++) {
     view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
     if (view.history.length >= 40 || view.state.result) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const { context, page, errors } = await newPage('desktop');
+  await watcher.close();
   await page.routeWebSocket(/\/ws$/, () => {}); // the list as of the snapshot
   await page.route(`**/api/games/${created.id}`, (route) => route.fulfill({ json: view }));
   await page.goto(`${BASE}/#/game/${created.id}`);
