@@ -46,6 +46,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/{verb}", post(token_verb))
         .merge(crate::user::api::routes())
         .merge(crate::lobby::api::routes())
+        .merge(crate::tournament::api::routes())
         .fallback(assets::web)
         .with_state(app)
 }

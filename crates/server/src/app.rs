@@ -107,6 +107,7 @@ impl App {
         tokio::spawn(sweep_ai_turns(Arc::downgrade(&app)));
         tokio::spawn(crate::lobby::service::sweep(Arc::downgrade(&app)));
         tokio::spawn(sweep_due_games(Arc::downgrade(&app)));
+        tokio::spawn(crate::tournament::service::scheduler(Arc::downgrade(&app)));
         Ok(app)
     }
 

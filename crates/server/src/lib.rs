@@ -11,6 +11,8 @@
 //! - `api` / `ws`: the JSON API and the live channel of a game;
 //! - `user`: accounts, sessions, rate limits, profiles (lila's `user`);
 //! - `lobby`: open challenges that start games (lila's `lobby`);
+//! - `tournament`: Swiss, arena and tables tournaments (lila's `swiss`
+//!   and `tournament`);
 //! - `ai`: AI seats and hints; `assets`: the UI in `web/` and the rules.
 
 pub mod ai;
@@ -22,6 +24,7 @@ pub mod lobby;
 pub mod protocol;
 pub mod round;
 pub mod store;
+pub mod tournament;
 pub mod user;
 pub mod ws;
 

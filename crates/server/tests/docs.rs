@@ -73,6 +73,10 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
         "SeekId" => round_trip::<SeekId>(json),
         "Accepted" => round_trip::<Accepted>(json),
         "LobbyMessage" => round_trip::<LobbyMessage>(json),
+        "NewTournament" => round_trip::<NewTournament>(json),
+        "TournamentId" => round_trip::<TournamentId>(json),
+        "TournamentList" => round_trip::<TournamentList>(json),
+        "TournamentView" => round_trip::<TournamentView>(json),
         other => Err(format!("no type `{other}` in the test's table")),
     }
 }
