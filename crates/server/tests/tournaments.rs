@@ -465,3 +465,57 @@ async fn a_swiss_of_five_gives_byes_and_never_repeats() {
         .iter()
         .all(|s| s["tiebreaks"].as_array().map(Vec::len) == Some(3)));
 }
+
+/// Two instances on one database both run the scheduler: each round is
+/// paired once and its games created once, whichever instance acts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_pair_each_round_once() {
+    let db = common::address(&temp_db("tourney-two")).await;
+    let a = common::start_at(test_registry(), &db, Default::default()).await;
+    let b = common::start_at(test_registry(), &db, Default::default()).await;
+    let mut people = players(&a, "Pawn", 4).await;
+    let created = people[0]
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/tournaments",
+            json!({"name": "Twin", "spec": "race", "format": "swiss",
+                "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
+                "rounds": 2}),
+        )
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    for p in people.iter_mut() {
+        p.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            Value::Null,
+        )
+        .await;
+    }
+    a.app.advance_clock(HOUR);
+    b.app.advance_clock(HOUR);
+    let mut by_name: HashMap<String, Browser> = people
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (format!("Pawn{i}"), p))
+        .collect();
+    for round in 1..=2usize {
+        let t = wait_for(&b, &id, "paired", |t| {
+            t["rounds"].as_array().map_or(0, Vec::len) == round
+        })
+        .await;
+        // Both schedulers have had time to act on this round.
+        tokio::time::sleep(Duration::from_millis(2200)).await;
+        let again = b.get(&format!("/api/tournaments/{id}")).await;
+        assert_eq!(again["rounds"], t["rounds"], "paired twice");
+        for g in t["rounds"][round - 1]["games"].as_array().expect("games") {
+            play_to_end(&a, &mut by_name, g["id"].as_str().expect("id")).await;
+        }
+    }
+    let t = wait_for(&a, &id, "finished", |t| t["status"] == "finished").await;
+    assert_eq!(t["rounds"].as_array().map(Vec::len), Some(2));
+    let games = a.get("/api/games").await;
+    assert_eq!(games.as_array().map(Vec::len), Some(4), "{games}");
+}
