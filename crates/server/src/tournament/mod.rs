@@ -28,6 +28,9 @@ const SEED_RATING: i32 = 1500;
 pub const MAX_ROUNDS: u32 = 30;
 /// Longest arena, in minutes.
 pub const MAX_MINUTES: u32 = 24 * 60;
+/// How long a tournament whose start time has come waits for enough
+/// players (it starts as soon as they are there); then it finishes empty.
+pub const START_GRACE_MS: i64 = 10 * 60_000;
 /// Most players of one tournament.
 pub const MAX_PLAYERS: usize = 500;
 
@@ -347,6 +350,9 @@ impl Tournament {
             TournamentStatus::Upcoming if now < self.starts => Ok(None),
             TournamentStatus::Upcoming => {
                 if !self.enough() {
+                    if now < self.starts + START_GRACE_MS {
+                        return Ok(None);
+                    }
                     self.finish(now);
                     return Ok(Some(Vec::new()));
                 }
@@ -846,9 +852,11 @@ mod tests {
     }
 
     #[test]
-    fn too_few_players_finish_it_at_once() {
+    fn too_few_players_are_waited_for_then_it_finishes_empty() {
         let mut t = tournament(TournamentFormat::Swiss, 1, 3);
-        let games = t.step(1000, &mut counter()).expect("step");
+        assert_eq!(t.step(1000, &mut counter()).expect("step"), None);
+        assert_eq!(t.status, TournamentStatus::Upcoming);
+        let games = t.step(1000 + START_GRACE_MS, &mut counter()).expect("step");
         assert_eq!(games, Some(Vec::new()));
         assert_eq!(t.status, TournamentStatus::Finished);
         assert!(t.rounds.is_empty());
