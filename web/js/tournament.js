@@ -106,16 +106,18 @@ export class TournamentPage {
   }
 
   async open() {
-    await this.refresh();
+    this.listening = new AbortController();
     this.main.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-act]');
       if (b) this.act(b.dataset.act);
-    });
+    }, { signal: this.listening.signal });
+    await this.refresh();
   }
 
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    this.listening?.abort();
   }
 
   async refresh() {
@@ -158,19 +160,22 @@ export class TournamentPage {
     const rounds = [...v.rounds].reverse().map((r) => `<h3>${esc(t('tournament.round', { number: r.number }))}</h3>
       <div class="list">${r.games.map((g) => gameRow(g)).join('')}
       ${r.byes.length ? `<p class="muted">${esc(t('tournament.byes', { names: r.byes.join(', ') }))}</p>` : ''}</div>`).join('');
-    this.main.innerHTML = `<section class="lobby tournament">
+    const html = `<section class="lobby tournament">
       <p><a href="#/tournaments">${esc(t('tournament.all'))}</a></p>
       <h1>${esc(v.name)}</h1>
       <p>${esc(v.title)} (${esc(v.spec)}) · ${esc(t(`tournament.formats.${v.format}`))} · ${esc(clockText(v.clock))} · ${esc(length)}</p>
       <p><strong>${esc(status)}</strong> · ${esc(t('tournament.starts', { time: when(v.starts) }))} · ${esc(t('tournament.players', { count: v.count }))} ${action}</p>
       ${mine}
       <h2>${esc(t('tournament.standings'))}</h2>
-      <table class="standings" aria-live="polite"><thead><tr><th>#</th><th>${esc(t('tournament.player'))}</th>
+      <div class="scroll"><table class="standings" aria-live="polite"><thead><tr><th>#</th><th>${esc(t('tournament.player'))}</th>
         <th>${esc(t('tournament.score'))}</th>${head}<th>${esc(t('tournament.played'))}</th></tr></thead>
-        <tbody>${rows}</tbody></table>
+        <tbody>${rows}</tbody></table></div>
       <h2>${esc(t('tournament.pairings'))}</h2>
       ${rounds || `<p>${esc(t('tournament.notPaired'))}</p>`}
     </section>`;
+    // Redrawn only when something changed: a button being pressed stays put.
+    if (html !== this.shown) this.main.innerHTML = html;
+    this.shown = html;
   }
 }
 
