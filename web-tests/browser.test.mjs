@@ -432,6 +432,48 @@ for (const kind of Object.keys(VIEWPORTS)) test(`a French browser gets the Frenc
   await context.close();
 });
 
+/** Join the tournament whose page is open; say why not if refused. */
+async function join(page) {
+  await page.click('button[data-act="join"]');
+  await page.waitForSelector('button[data-act="withdraw"]', { timeout: 10000 }).catch(async (e) => {
+    throw new Error(`${e.message}; toast: ${await page.textContent('#toast')}; url: ${page.url()}; page: ${(await page.textContent('main')).slice(0, 300)}`);
+  });
+}
+
+test('a Swiss tournament: created from the form, joined from two browsers, its games start by themselves', async () => {
+  const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games.find((x) => x.players === 2);
+  const stamp = Date.now().toString(36).slice(-6);
+  const ann = await newPage('desktop');
+  const bob = await newPage('phone');
+  await signUp(ann.page, `tann${stamp}`);
+  await signUp(bob.page, `tbob${stamp}`);
+  await ann.page.click('a[href="#/tournaments"]');
+  await ann.page.fill('#newtourney input[name="name"]', `Cup ${stamp}`);
+  await ann.page.selectOption('#newtourney select[name="game"]', g.name);
+  await ann.page.selectOption('#newtourney select[name="format"]', 'swiss');
+  await ann.page.fill('#newtourney input[name="start"]', '0');
+  await ann.page.fill('#newtourney input[name="rounds"]', '2');
+  await ann.page.click('#newtourney button[type="submit"]');
+  // Her tournament's page: she joins; it waits for a second player.
+  await join(ann.page);
+  await bob.page.goto(`${BASE}/#/tournaments`);
+  await bob.page.click(`a.gamerow:has-text("Cup ${stamp}")`);
+  await join(bob.page);
+  // Round 1 is paired at once; each finds a link to his game on the page.
+  for (const who of [ann, bob]) {
+    await who.page.waitForSelector('.yourgame a', { timeout: 15000 });
+    assert.equal(await who.page.locator('table.standings tbody tr').count(), 2);
+  }
+  await bob.page.screenshot({ path: path.join(SHOTS, 'tournament-phone.png'), fullPage: true });
+  await ann.page.screenshot({ path: path.join(SHOTS, 'tournament-desktop.png'), fullPage: true });
+  await bob.page.click('.yourgame a');
+  await bob.page.waitForSelector('.game svg.board');
+  assert.match(await bob.page.textContent('.players'), new RegExp(`tann${stamp}`));
+  assert.deepEqual([...ann.errors, ...bob.errors], []);
+  await ann.context.close();
+  await bob.context.close();
+});
+
 test('a refused move is explained near the board, in the user\'s language', async () => {
   const g = catalog.games.find((x) => x.players === 2 && !x.game_type.chance) || catalog.games[0];
   const created = await post('/api/games', { spec: g.name });

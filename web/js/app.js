@@ -6,8 +6,10 @@
 //   #/lobby[/<seek>]   open challenges (a seek id: a challenge shared by link)
 //   #/login, #/account sign in or up; the account's settings
 //   #/@/<name>         a player's profile
+//   #/tournaments, #/tournament/<id>  tournaments; one's standings and pairings
 import { api, knownGames, playerName, setPlayerName, rememberSeat, whoAmI } from './api.js';
 import { LobbyPage } from './lobby.js';
+import { TournamentsPage, TournamentPage } from './tournament.js';
 import { loginPage, accountPage } from './account.js';
 import { profilePage, gameRows, leaderboardPage } from './profile.js';
 import { clockOptions, clockValue } from './clock.js';
@@ -261,6 +263,12 @@ async function route() {
     if (parts[0] === 'new' && parts[1]) await newGame(parts[1]);
     else if (parts[0] === 'lobby') {
       page = new LobbyPage(main, await getCatalog(), toast, parts[1]);
+      await page.open();
+    } else if (parts[0] === 'tournaments') {
+      page = new TournamentsPage(main, await getCatalog(), toast, me);
+      await page.open();
+    } else if (parts[0] === 'tournament' && parts[1]) {
+      page = new TournamentPage(main, parts[1], toast, me);
       await page.open();
     } else if (parts[0] === 'login') loginPage(main, toast, signedIn);
     else if (parts[0] === 'account' && me.username) accountPage(main, me, toast, signedIn);

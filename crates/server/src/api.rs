@@ -50,6 +50,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(crate::user::api::routes())
         .merge(crate::lobby::api::routes())
         .merge(crate::bot::api::routes())
+        .merge(crate::tournament::api::routes())
         .fallback(assets::web)
         .with_state(Arc::clone(&app));
     crate::guard::protect(router, app)

@@ -117,6 +117,7 @@ impl App {
         tokio::spawn(crate::rating::service::follow(Arc::downgrade(&app)));
         tokio::spawn(crate::guard::forget_finished(Arc::downgrade(&app)));
         tokio::spawn(crate::guard::expire(Arc::downgrade(&app)));
+        tokio::spawn(crate::tournament::service::scheduler(Arc::downgrade(&app)));
         Ok(app)
     }
 

@@ -12,6 +12,8 @@
 //! - `user`: accounts, sessions, rate limits, profiles (lila's `user`);
 //! - `lobby`: open challenges that start games (lila's `lobby`);
 //! - `rating`: Glicko-2 ratings per pool, updated as rated games end;
+//! - `tournament`: Swiss, arena and tables tournaments (lila's `swiss`
+//!   and `tournament`);
 //! - `bot`: personal API tokens and bot accounts (Lichess's Bot API);
 //! - `ai`: AI seats and hints, and the one pool of workers that computes
 //!   them; `assets`: the UI in `web/` and the rules;
@@ -30,6 +32,7 @@ pub mod protocol;
 pub mod rating;
 pub mod round;
 pub mod store;
+pub mod tournament;
 pub mod user;
 pub mod ws;
 

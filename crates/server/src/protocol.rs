@@ -787,3 +787,170 @@ pub struct Leader {
     pub rd: i32,
     pub games: u32,
 }
+
+// ---------------------------------------------------------- tournaments
+
+/// How a tournament pairs its players.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TournamentFormat {
+    /// Two-player games, rounds paired by the Dutch Swiss system.
+    Swiss,
+    /// Two-player games, players paired again as soon as they are free.
+    Arena,
+    /// Three-player games (Gildervaik), rounds of tables of three.
+    Tables,
+}
+
+/// Where a tournament is in its life.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TournamentStatus {
+    Upcoming,
+    Running,
+    Finished,
+}
+
+/// A start time: ms since 1970, or `"now"`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum StartTime {
+    At(i64),
+    Now(Now),
+}
+
+/// The word `now`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Now {
+    Now,
+}
+
+/// `POST /api/tournaments`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NewTournament {
+    pub name: String,
+    /// The game and its options (`gildervaik(mode=warrior)`).
+    pub spec: String,
+    pub format: TournamentFormat,
+    /// A real-time control: `{"initial_s": 300, "increment_s": 3}`.
+    pub clock: TimeControl,
+    pub starts: StartTime,
+    /// Swiss and tables: the number of rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// Arena: its length in minutes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+    /// Tables: `{"ai": {"level": 3}}` (one table filled with AI seats) or
+    /// `"bye"` for the one or two players left over; default an AI of level 4.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leftover: Option<pairing::tables::Leftover>,
+    /// Tables: points for first, second and third place (default 3, 1, 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<[u32; 3]>,
+}
+
+/// Answer to `POST /api/tournaments`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TournamentId {
+    pub id: String,
+}
+
+/// A tournament as listed.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TournamentSummary {
+    pub id: String,
+    pub name: String,
+    pub spec: String,
+    pub title: String,
+    pub format: TournamentFormat,
+    pub clock: TimeControl,
+    /// Start time (ms since 1970).
+    pub starts: i64,
+    /// Arena: when pairing stops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends: Option<i64>,
+    /// Swiss and tables: the rounds it will have (`rounds` when created).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_total: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+    pub status: TournamentStatus,
+    /// Players in it (withdrawn ones not counted).
+    pub count: usize,
+    /// Rounds (arena: waves of pairings) published so far.
+    pub round: usize,
+    /// The creator's name.
+    pub creator: String,
+}
+
+/// `GET /api/tournaments`: upcoming (soonest first), running, and the
+/// latest finished (newest first).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TournamentList {
+    pub upcoming: Vec<TournamentSummary>,
+    pub running: Vec<TournamentSummary>,
+    pub finished: Vec<TournamentSummary>,
+}
+
+/// A seat of a tournament game: a player's name, or an AI's level.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TournamentSeat {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai: Option<u8>,
+}
+
+/// A game of a round: seats in playing order, places once over (0 is
+/// first; tied seats share a place).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TournamentGame {
+    pub id: String,
+    pub seats: Vec<TournamentSeat>,
+    pub places: Option<Vec<u8>>,
+}
+
+/// A round's pairings (published when it starts) and byes.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TournamentRound {
+    pub number: u32,
+    pub started: i64,
+    pub games: Vec<TournamentGame>,
+    pub byes: Vec<String>,
+}
+
+/// A line of the standings; `tiebreaks` in the order the tournament's
+/// `tiebreaks` names them. Scores in points.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TournamentStanding {
+    pub rank: u32,
+    pub name: String,
+    pub score: f64,
+    pub tiebreaks: Vec<f64>,
+    pub played: u32,
+    pub withdrawn: bool,
+}
+
+/// `GET /api/tournaments/{id}`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TournamentView {
+    #[serde(flatten)]
+    pub summary: TournamentSummary,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<[u32; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leftover: Option<pairing::tables::Leftover>,
+    pub tiebreaks: Vec<pairing::TieBreak>,
+    /// Names of everyone registered, in order of registration.
+    pub players: Vec<String>,
+    pub withdrawn: Vec<String>,
+    pub rounds: Vec<TournamentRound>,
+    pub standings: Vec<TournamentStanding>,
+    /// The asker is in it (and not withdrawn).
+    pub joined: bool,
+    /// The asker's game in progress.
+    pub my_game: Option<String>,
+}

@@ -81,6 +81,10 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
         "Vec<TokenInfo>" => round_trip::<Vec<TokenInfo>>(json),
         "BotEvent" => round_trip::<BotEvent>(json),
         "GameEvent" => round_trip::<GameEvent>(json),
+        "NewTournament" => round_trip::<NewTournament>(json),
+        "TournamentId" => round_trip::<TournamentId>(json),
+        "TournamentList" => round_trip::<TournamentList>(json),
+        "TournamentView" => round_trip::<TournamentView>(json),
         other => Err(format!("no type `{other}` in the test's table")),
     }
 }

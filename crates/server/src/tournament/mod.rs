@@ -1,0 +1,864 @@
+//! Tournaments (lila's `modules/swiss` and `modules/tournament`): the pure
+//! state of one tournament, stored as a document. Its players, its rounds
+//! (for an arena, each wave of pairings is a round) with their games and
+//! results, and what comes next, decided by [`Tournament::step`]: pairings
+//! and standings come from `tabula-pairing`, so the same state always gives
+//! the same next round. The service (`service.rs`) stores the state, starts
+//! the games it names and feeds back their results; `api.rs` serves it.
+
+pub mod api;
+pub mod service;
+
+use crate::protocol::{
+    TournamentFormat, TournamentGame, TournamentRound, TournamentSeat, TournamentStanding,
+    TournamentStatus, TournamentSummary, TournamentView,
+};
+use pairing::swiss::{self, GameResult, SwissConfig};
+use pairing::tables::{self, Leftover, PlayedTable, TableRound, TablesConfig};
+use pairing::{arena, PairingError, Player, PlayerId, Score, Standing, TieBreak};
+use serde::{Deserialize, Serialize};
+use tabula_clock::TimeControl;
+use tabula_core::{EndReason, Ending, Outcome};
+
+/// The document kind of a tournament.
+pub const KIND: &str = "tournament";
+/// The rating every player is seeded with until ratings exist.
+const SEED_RATING: i32 = 1500;
+/// Most rounds of a Swiss or tables tournament.
+pub const MAX_ROUNDS: u32 = 30;
+/// Longest arena, in minutes.
+pub const MAX_MINUTES: u32 = 24 * 60;
+/// How long a tournament whose start time has come waits for enough
+/// players (it starts as soon as they are there); then it finishes empty.
+pub const START_GRACE_MS: i64 = 10 * 60_000;
+/// Most players of one tournament.
+pub const MAX_PLAYERS: usize = 500;
+
+/// A registered player: `u:<account>` and the name shown.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Entrant {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub withdrawn: bool,
+}
+
+/// A seat of a tournament game: a player's id, or an AI of a level.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatOf {
+    Player(String),
+    Ai(u8),
+}
+
+/// A game of a round; `places` once it is over (0 is first, ties share).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Game {
+    pub id: String,
+    pub seats: Vec<SeatOf>,
+    #[serde(default)]
+    pub places: Option<Vec<u8>>,
+    /// When its result was recorded (ms), for the arena's order of games.
+    #[serde(default)]
+    pub ended: Option<i64>,
+}
+
+impl Game {
+    fn players(&self) -> impl Iterator<Item = &str> {
+        self.seats.iter().filter_map(|s| match s {
+            SeatOf::Player(p) => Some(p.as_str()),
+            SeatOf::Ai(_) => None,
+        })
+    }
+}
+
+/// A round: published pairings, then results as games end.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Round {
+    pub started: i64,
+    pub games: Vec<Game>,
+    #[serde(default)]
+    pub byes: Vec<String>,
+}
+
+impl Round {
+    fn over(&self) -> bool {
+        self.games.iter().all(|g| g.places.is_some())
+    }
+}
+
+/// One tournament, as stored.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Tournament {
+    pub name: String,
+    pub spec: String,
+    pub title: String,
+    pub format: TournamentFormat,
+    pub clock: TimeControl,
+    /// Start time (ms since 1970).
+    pub starts: i64,
+    /// Swiss and tables: the number of rounds.
+    #[serde(default)]
+    pub rounds_total: Option<u32>,
+    /// Arena: its length in minutes (its end is `starts` plus that).
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    /// Tables: points for first, second and third place.
+    #[serde(default)]
+    pub points: Option<[u32; 3]>,
+    /// Tables: what the one or two players left over get.
+    #[serde(default)]
+    pub leftover: Option<Leftover>,
+    /// The creator's identity (`u:<account>`) and name.
+    pub creator: String,
+    pub creator_name: String,
+    pub status: TournamentStatus,
+    pub players: Vec<Entrant>,
+    pub rounds: Vec<Round>,
+    /// When it finished (ms).
+    #[serde(default)]
+    pub finished: Option<i64>,
+}
+
+/// A game the service must create: its id, seats and names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewGame {
+    pub id: String,
+    pub seats: Vec<SeatOf>,
+}
+
+/// Why a join or withdrawal is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntryError {
+    Finished,
+    Full,
+    NotIn,
+}
+
+impl std::fmt::Display for EntryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EntryError::Finished => "this tournament is over",
+            EntryError::Full => "this tournament is full",
+            EntryError::NotIn => "you are not in this tournament",
+        })
+    }
+}
+
+impl Tournament {
+    /// Arena: when pairing stops (ms).
+    pub fn ends(&self) -> Option<i64> {
+        self.minutes.map(|m| self.starts + i64::from(m) * 60_000)
+    }
+
+    /// Join (or rejoin after a withdrawal) while it is not over.
+    pub fn join(&mut self, id: &str, name: &str) -> Result<(), EntryError> {
+        if self.status == TournamentStatus::Finished {
+            return Err(EntryError::Finished);
+        }
+        if let Some(e) = self.players.iter_mut().find(|e| e.id == id) {
+            e.withdrawn = false;
+            return Ok(());
+        }
+        if self.players.len() >= MAX_PLAYERS {
+            return Err(EntryError::Full);
+        }
+        self.players.push(Entrant {
+            id: id.into(),
+            name: name.into(),
+            withdrawn: false,
+        });
+        Ok(())
+    }
+
+    /// Leave: before the start the entry is removed; after it the player
+    /// is withdrawn (never paired again, past games kept).
+    pub fn withdraw(&mut self, id: &str) -> Result<(), EntryError> {
+        if self.status == TournamentStatus::Finished {
+            return Err(EntryError::Finished);
+        }
+        let at = self
+            .players
+            .iter()
+            .position(|e| e.id == id && !e.withdrawn)
+            .ok_or(EntryError::NotIn)?;
+        if self.status == TournamentStatus::Upcoming {
+            self.players.remove(at);
+        } else {
+            self.players[at].withdrawn = true;
+        }
+        Ok(())
+    }
+
+    /// Record the places of game `game`; whether that changed anything (a
+    /// result is final: a second one is ignored).
+    pub fn record(&mut self, game: &str, places: Vec<u8>, now: i64) -> bool {
+        for g in self.rounds.iter_mut().flat_map(|r| r.games.iter_mut()) {
+            if g.id == game && g.places.is_none() && places.len() == g.seats.len() {
+                g.places = Some(places);
+                g.ended = Some(now);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Games without a result yet.
+    pub fn pending(&self) -> impl Iterator<Item = &Game> {
+        self.rounds
+            .iter()
+            .flat_map(|r| r.games.iter())
+            .filter(|g| g.places.is_none())
+    }
+
+    fn pairing_players(&self) -> Vec<Player> {
+        self.players
+            .iter()
+            .map(|e| Player {
+                id: PlayerId::new(e.id.clone()),
+                rating: SEED_RATING,
+                withdrawn: e.withdrawn,
+            })
+            .collect()
+    }
+
+    fn swiss_config(&self) -> SwissConfig {
+        SwissConfig::default()
+    }
+
+    fn tables_config(&self) -> TablesConfig {
+        let mut c = TablesConfig::default();
+        if let Some(p) = self.points {
+            c.points = p.map(|x| Score::points(i64::from(x)));
+            // A bye is worth the second place's points.
+            c.bye = c.points[1];
+        }
+        if let Some(l) = &self.leftover {
+            c.leftover = l.clone();
+        }
+        c
+    }
+
+    /// The finished games of `rounds` as Swiss rounds.
+    fn swiss_rounds(&self) -> Vec<swiss::Round> {
+        self.rounds
+            .iter()
+            .map(|r| swiss::Round {
+                games: r
+                    .games
+                    .iter()
+                    .filter_map(|g| {
+                        two_player_game(g).map(|(first, second, result)| swiss::Game {
+                            first,
+                            second,
+                            result,
+                        })
+                    })
+                    .collect(),
+                byes: r.byes.iter().map(|b| PlayerId::new(b.clone())).collect(),
+            })
+            .collect()
+    }
+
+    fn table_rounds(&self) -> Vec<TableRound> {
+        self.rounds
+            .iter()
+            .map(|r| TableRound {
+                tables: r
+                    .games
+                    .iter()
+                    .filter_map(|g| {
+                        Some(PlayedTable {
+                            seats: g.seats.iter().map(table_seat).collect(),
+                            places: g.places.clone()?,
+                        })
+                    })
+                    .collect(),
+                byes: r.byes.iter().map(|b| PlayerId::new(b.clone())).collect(),
+            })
+            .collect()
+    }
+
+    /// Finished arena games in the order they ended.
+    fn arena_games(&self) -> Vec<arena::ArenaGame> {
+        let mut done: Vec<(i64, usize, &Game)> = self
+            .rounds
+            .iter()
+            .flat_map(|r| r.games.iter())
+            .enumerate()
+            .filter_map(|(k, g)| Some((g.ended?, k, g)))
+            .collect();
+        done.sort_by_key(|&(t, k, _)| (t, k));
+        done.into_iter()
+            .filter_map(|(_, _, g)| {
+                let (first, second, result) = two_player_game(g)?;
+                Some(arena::ArenaGame {
+                    first,
+                    second,
+                    result,
+                })
+            })
+            .collect()
+    }
+
+    /// The tie-breaks the standings show, in order.
+    pub fn tiebreaks(&self) -> Vec<TieBreak> {
+        match self.format {
+            TournamentFormat::Swiss => self.swiss_config().tiebreaks,
+            TournamentFormat::Tables => self.tables_config().tiebreaks,
+            TournamentFormat::Arena => Vec::new(),
+        }
+    }
+
+    /// Standings over the games finished so far.
+    pub fn standings(&self) -> Result<Vec<Standing>, PairingError> {
+        let players = self.pairing_players();
+        match self.format {
+            TournamentFormat::Swiss => {
+                swiss::standings(&players, &self.swiss_rounds(), &self.swiss_config())
+            }
+            TournamentFormat::Tables => {
+                tables::standings(&players, &self.table_rounds(), &self.tables_config())
+            }
+            TournamentFormat::Arena => arena::standings(&players, &self.arena_games()),
+        }
+    }
+
+    fn active(&self) -> usize {
+        self.players.iter().filter(|e| !e.withdrawn).count()
+    }
+
+    /// Fewest active players to pair a round.
+    fn enough(&self) -> bool {
+        let n = self.active();
+        match (&self.format, &self.leftover) {
+            (TournamentFormat::Tables, Some(Leftover::Bye)) => n >= tables::SEATS,
+            _ => n >= 2,
+        }
+    }
+
+    /// Move the tournament on at `now`: start it, pair the next round or
+    /// arena wave, or finish it. The games to create (with ids from `ids`);
+    /// `None` when nothing changed.
+    pub fn step(
+        &mut self,
+        now: i64,
+        ids: &mut dyn FnMut() -> String,
+    ) -> Result<Option<Vec<NewGame>>, PairingError> {
+        match self.status {
+            TournamentStatus::Finished => Ok(None),
+            TournamentStatus::Upcoming if now < self.starts => Ok(None),
+            TournamentStatus::Upcoming => {
+                if !self.enough() {
+                    if now < self.starts + START_GRACE_MS {
+                        return Ok(None);
+                    }
+                    self.finish(now);
+                    return Ok(Some(Vec::new()));
+                }
+                self.status = TournamentStatus::Running;
+                self.pair(now, ids).map(Some)
+            }
+            TournamentStatus::Running if self.format == TournamentFormat::Arena => {
+                self.arena_step(now, ids)
+            }
+            TournamentStatus::Running => {
+                if !self.rounds.last().is_none_or(Round::over) {
+                    return Ok(None);
+                }
+                let all_played = self.rounds.len() as u32 >= self.rounds_total.unwrap_or(0);
+                if all_played || !self.enough() {
+                    self.finish(now);
+                    return Ok(Some(Vec::new()));
+                }
+                self.pair(now, ids).map(Some)
+            }
+        }
+    }
+
+    fn finish(&mut self, now: i64) {
+        self.status = TournamentStatus::Finished;
+        self.finished = Some(now);
+    }
+
+    /// Pair the next Swiss or tables round (or the arena's first wave).
+    fn pair(
+        &mut self,
+        now: i64,
+        ids: &mut dyn FnMut() -> String,
+    ) -> Result<Vec<NewGame>, PairingError> {
+        let players = self.pairing_players();
+        let (seatings, byes): (Vec<Vec<SeatOf>>, Vec<String>) = match self.format {
+            TournamentFormat::Swiss => {
+                let p = swiss::pair(&players, &self.swiss_rounds(), &self.swiss_config())?;
+                let boards = p
+                    .boards
+                    .into_iter()
+                    .map(|b| vec![SeatOf::Player(b.first.0), SeatOf::Player(b.second.0)]);
+                (boards.collect(), p.bye.into_iter().map(|b| b.0).collect())
+            }
+            TournamentFormat::Tables => {
+                let p = tables::pair(&players, &self.table_rounds(), &self.tables_config())?;
+                let seats = p.tables.into_iter().map(|t| {
+                    t.seats
+                        .into_iter()
+                        .map(|s| match s {
+                            tables::Seat::Player(id) => SeatOf::Player(id.0),
+                            tables::Seat::Ai { level } => SeatOf::Ai(level),
+                        })
+                        .collect()
+                });
+                (seats.collect(), p.byes.into_iter().map(|b| b.0).collect())
+            }
+            TournamentFormat::Arena => return self.arena_wave(now, ids),
+        };
+        Ok(self.publish(now, seatings, byes, ids))
+    }
+
+    fn publish(
+        &mut self,
+        now: i64,
+        seatings: Vec<Vec<SeatOf>>,
+        byes: Vec<String>,
+        ids: &mut dyn FnMut() -> String,
+    ) -> Vec<NewGame> {
+        let games: Vec<Game> = seatings
+            .into_iter()
+            .map(|seats| Game {
+                id: ids(),
+                seats,
+                places: None,
+                ended: None,
+            })
+            .collect();
+        let new = games
+            .iter()
+            .map(|g| NewGame {
+                id: g.id.clone(),
+                seats: g.seats.clone(),
+            })
+            .collect();
+        self.rounds.push(Round {
+            started: now,
+            games,
+            byes,
+        });
+        new
+    }
+
+    fn arena_step(
+        &mut self,
+        now: i64,
+        ids: &mut dyn FnMut() -> String,
+    ) -> Result<Option<Vec<NewGame>>, PairingError> {
+        if now >= self.ends().unwrap_or(now) {
+            // Games in progress at the end still count.
+            if self.pending().next().is_none() {
+                self.finish(now);
+                return Ok(Some(Vec::new()));
+            }
+            return Ok(None);
+        }
+        let games = self.arena_wave(now, ids)?;
+        Ok((!games.is_empty()).then_some(games))
+    }
+
+    /// Pair the arena players free now, the longest waiting first.
+    fn arena_wave(
+        &mut self,
+        now: i64,
+        ids: &mut dyn FnMut() -> String,
+    ) -> Result<Vec<NewGame>, PairingError> {
+        let busy: std::collections::HashSet<&str> =
+            self.pending().flat_map(Game::players).collect();
+        let standings = self.standings()?;
+        let rank = |id: &str| {
+            standings
+                .iter()
+                .find(|s| s.id.0 == id)
+                .map_or(u32::MAX, |s| s.rank)
+        };
+        let mut waiting: Vec<(i64, usize, arena::Waiting)> = Vec::new();
+        for (k, e) in self.players.iter().enumerate() {
+            if e.withdrawn || busy.contains(e.id.as_str()) {
+                continue;
+            }
+            let mut last: Option<&Game> = None;
+            let mut balance = 0;
+            for g in self.rounds.iter().flat_map(|r| r.games.iter()) {
+                match g
+                    .seats
+                    .iter()
+                    .position(|s| *s == SeatOf::Player(e.id.clone()))
+                {
+                    Some(0) => balance += 1,
+                    Some(_) => balance -= 1,
+                    None => continue,
+                }
+                if last.is_none_or(|l| l.ended <= g.ended) {
+                    last = Some(g);
+                }
+            }
+            let since = last.and_then(|g| g.ended).unwrap_or(self.starts);
+            let last_opponent = last.and_then(|g| {
+                g.players()
+                    .find(|p| *p != e.id)
+                    .map(|p| PlayerId::new(p.to_string()))
+            });
+            waiting.push((
+                since,
+                k,
+                arena::Waiting {
+                    id: PlayerId::new(e.id.clone()),
+                    rank: rank(&e.id),
+                    rating: SEED_RATING,
+                    last_opponent,
+                    seat_balance: balance,
+                },
+            ));
+        }
+        if waiting.len() < 2 {
+            return Ok(Vec::new());
+        }
+        waiting.sort_by_key(|(since, k, _)| (*since, *k));
+        let waiting: Vec<arena::Waiting> = waiting.into_iter().map(|(_, _, w)| w).collect();
+        let p = arena::pair(&waiting)?;
+        let seatings = p
+            .boards
+            .into_iter()
+            .map(|b| vec![SeatOf::Player(b.first.0), SeatOf::Player(b.second.0)])
+            .collect();
+        Ok(self.publish(now, seatings, Vec::new(), ids))
+    }
+
+    /// The game `player` is playing now, if any.
+    pub fn current_game(&self, player: &str) -> Option<&str> {
+        self.pending()
+            .find(|g| g.players().any(|p| p == player))
+            .map(|g| g.id.as_str())
+    }
+
+    fn name_of(&self, id: &str) -> String {
+        self.players.iter().find(|e| e.id == id).map_or_else(
+            || id.trim_start_matches("u:").to_string(),
+            |e| e.name.clone(),
+        )
+    }
+
+    pub fn summary(&self, id: &str) -> TournamentSummary {
+        TournamentSummary {
+            id: id.to_string(),
+            name: self.name.clone(),
+            spec: self.spec.clone(),
+            title: self.title.clone(),
+            format: self.format,
+            clock: self.clock,
+            starts: self.starts,
+            ends: self.ends(),
+            rounds_total: self.rounds_total,
+            minutes: self.minutes,
+            status: self.status,
+            count: self.players.iter().filter(|e| !e.withdrawn).count(),
+            round: self.rounds.len(),
+            creator: self.creator_name.clone(),
+        }
+    }
+
+    /// Everything the standings page shows, for the visitor with `ids`.
+    pub fn view(&self, id: &str, visitor: &[String]) -> Result<TournamentView, PairingError> {
+        let me = self.players.iter().find(|e| visitor.contains(&e.id));
+        let standings = self
+            .standings()?
+            .into_iter()
+            .map(|s| TournamentStanding {
+                rank: s.rank,
+                name: self.name_of(&s.id.0),
+                score: s.score.as_f64(),
+                tiebreaks: s.tiebreaks.iter().map(|t| t.as_f64()).collect(),
+                played: s.played,
+                withdrawn: s.withdrawn,
+            })
+            .collect();
+        let rounds = self
+            .rounds
+            .iter()
+            .enumerate()
+            .map(|(k, r)| TournamentRound {
+                number: k as u32 + 1,
+                started: r.started,
+                games: r
+                    .games
+                    .iter()
+                    .map(|g| TournamentGame {
+                        id: g.id.clone(),
+                        seats: g
+                            .seats
+                            .iter()
+                            .map(|s| match s {
+                                SeatOf::Player(p) => TournamentSeat {
+                                    name: Some(self.name_of(p)),
+                                    ai: None,
+                                },
+                                SeatOf::Ai(level) => TournamentSeat {
+                                    name: None,
+                                    ai: Some(*level),
+                                },
+                            })
+                            .collect(),
+                        places: g.places.clone(),
+                    })
+                    .collect(),
+                byes: r.byes.iter().map(|b| self.name_of(b)).collect(),
+            })
+            .collect();
+        Ok(TournamentView {
+            summary: self.summary(id),
+            points: self.points,
+            leftover: self.leftover.clone(),
+            tiebreaks: self.tiebreaks(),
+            players: self.players.iter().map(|e| e.name.clone()).collect(),
+            withdrawn: self
+                .players
+                .iter()
+                .filter(|e| e.withdrawn)
+                .map(|e| e.name.clone())
+                .collect(),
+            rounds,
+            standings,
+            joined: me.is_some_and(|e| !e.withdrawn),
+            my_game: me.and_then(|e| self.current_game(&e.id)).map(String::from),
+        })
+    }
+}
+
+fn table_seat(s: &SeatOf) -> tables::Seat {
+    match s {
+        SeatOf::Player(p) => tables::Seat::Player(PlayerId::new(p.clone())),
+        SeatOf::Ai(level) => tables::Seat::Ai { level: *level },
+    }
+}
+
+/// A finished two-player game in pairing terms.
+fn two_player_game(g: &Game) -> Option<(PlayerId, PlayerId, GameResult)> {
+    let places = g.places.as_ref()?;
+    let (SeatOf::Player(a), SeatOf::Player(b)) = (g.seats.first()?, g.seats.get(1)?) else {
+        return None;
+    };
+    let result = match places[..] {
+        [0, 0] => GameResult::Draw,
+        [0, _] => GameResult::FirstWins,
+        _ => GameResult::SecondWins,
+    };
+    Some((PlayerId::new(a.clone()), PlayerId::new(b.clone()), result))
+}
+
+/// The places (0 is first, ties share, the next place skipped) of a game
+/// of `seats` seats that ended with `ending`. Seats whose player `left`
+/// rank last. An aborted game (a first move never made) is lost by the
+/// seat that was to move, `no_show`: the others share first place.
+pub fn places(seats: usize, ending: &Ending, left: &[u8], no_show: Option<u8>) -> Vec<u8> {
+    let tier: Vec<u8> = (0..seats as u8)
+        .map(|seat| {
+            let ahead = match (ending.reason, ending.outcome) {
+                _ if left.contains(&seat) => return 2,
+                (EndReason::Aborted, _) => no_show != Some(seat),
+                (_, Outcome::Win(p)) => p.0 == seat,
+                (_, Outcome::Draw(set)) => set.contains(tabula_core::Player(seat)),
+            };
+            u8::from(!ahead)
+        })
+        .collect();
+    tier.iter()
+        .map(|&t| tier.iter().filter(|&&u| u < t).count() as u8)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::{Player as Seat, PlayerSet};
+
+    fn tournament(format: TournamentFormat, n: usize, rounds: u32) -> Tournament {
+        let mut t = Tournament {
+            name: "Tavern".into(),
+            spec: "race".into(),
+            title: "Race".into(),
+            format,
+            clock: TimeControl::Realtime {
+                initial_s: 60,
+                increment_s: 0,
+            },
+            starts: 1000,
+            rounds_total: Some(rounds),
+            minutes: Some(10),
+            points: None,
+            leftover: None,
+            creator: "u:p0".into(),
+            creator_name: "p0".into(),
+            status: TournamentStatus::Upcoming,
+            players: Vec::new(),
+            rounds: Vec::new(),
+            finished: None,
+        };
+        for i in 0..n {
+            t.join(&format!("u:p{i}"), &format!("p{i}")).expect("join");
+        }
+        t
+    }
+
+    fn counter() -> impl FnMut() -> String {
+        let mut n = 0;
+        move || {
+            n += 1;
+            format!("g{n}")
+        }
+    }
+
+    /// Seat 0 wins every game.
+    fn finish_round(t: &mut Tournament, now: i64) {
+        let ids: Vec<(String, usize)> =
+            t.pending().map(|g| (g.id.clone(), g.seats.len())).collect();
+        for (id, n) in ids {
+            let places = (0..n).map(|s| u8::from(s > 0)).collect();
+            assert!(t.record(&id, places, now));
+        }
+    }
+
+    #[test]
+    fn places_from_endings() {
+        let win = |p: u8, reason| Ending {
+            outcome: Outcome::Win(Seat(p)),
+            reason,
+        };
+        assert_eq!(places(2, &win(1, EndReason::Board), &[], None), vec![1, 0]);
+        assert_eq!(
+            places(3, &win(0, EndReason::Board), &[], None),
+            vec![0, 1, 1]
+        );
+        assert_eq!(
+            places(3, &win(0, EndReason::Board), &[1], None),
+            vec![0, 2, 1]
+        );
+        let aborted = Ending {
+            outcome: Outcome::Draw(PlayerSet::all(3)),
+            reason: EndReason::Aborted,
+        };
+        // Seat 1 never made its first move: it loses, the others share first.
+        assert_eq!(places(3, &aborted, &[], Some(1)), vec![0, 2, 0]);
+        assert_eq!(places(2, &aborted, &[], None), vec![0, 0]);
+        let draw = Ending {
+            outcome: Outcome::Draw(PlayerSet::all(2)),
+            reason: EndReason::Agreement,
+        };
+        assert_eq!(places(2, &draw, &[], None), vec![0, 0]);
+    }
+
+    #[test]
+    fn swiss_runs_its_rounds_without_repeats() {
+        let mut t = tournament(TournamentFormat::Swiss, 8, 3);
+        let mut ids = counter();
+        assert_eq!(t.step(999, &mut ids).expect("step"), None, "not yet");
+        let games = t.step(1000, &mut ids).expect("step").expect("round 1");
+        assert_eq!(games.len(), 4);
+        assert_eq!(t.status, TournamentStatus::Running);
+        assert_eq!(t.step(1001, &mut ids).expect("step"), None, "round on");
+        let mut met = std::collections::HashSet::new();
+        for r in 0..3 {
+            for g in &t.rounds[r].games {
+                let mut p: Vec<&str> = g.players().collect();
+                p.sort();
+                assert!(met.insert(p.join("-")), "repeat {p:?}");
+            }
+            finish_round(&mut t, 2000 + r as i64);
+            let next = t.step(3000, &mut ids).expect("step").expect("changed");
+            assert_eq!(next.len(), if r < 2 { 4 } else { 0 });
+        }
+        assert_eq!(t.status, TournamentStatus::Finished);
+        let s = t.standings().expect("standings");
+        let total: Score = s.iter().map(|x| x.score).sum();
+        assert_eq!(total, Score::points(12), "one point a game");
+        assert_eq!(s[0].tiebreaks.len(), 3);
+        // A result is final.
+        assert!(!t.record("g1", vec![1, 0], 9000));
+    }
+
+    #[test]
+    fn tables_of_nine_never_meet_twice_and_withdrawn_are_not_paired() {
+        let mut t = tournament(TournamentFormat::Tables, 9, 3);
+        let mut ids = counter();
+        let mut met = std::collections::HashSet::new();
+        t.step(1000, &mut ids).expect("step");
+        for r in 0..3 {
+            assert_eq!(t.rounds[r].games.len(), 3);
+            for g in &t.rounds[r].games {
+                let p: Vec<&str> = g.players().collect();
+                for a in 0..3 {
+                    for b in a + 1..3 {
+                        let mut pair = [p[a], p[b]];
+                        pair.sort();
+                        assert!(met.insert(pair.join("-")), "met twice: {pair:?}");
+                    }
+                }
+            }
+            finish_round(&mut t, 2000);
+            t.step(3000, &mut ids).expect("step");
+        }
+        assert_eq!(t.status, TournamentStatus::Finished);
+        let s = t.standings().expect("standings");
+        assert_eq!(s.len(), 9);
+        assert_eq!(s.iter().map(|x| x.played).sum::<u32>(), 27);
+
+        let mut t = tournament(TournamentFormat::Tables, 4, 2);
+        t.step(1000, &mut ids).expect("step");
+        // Four players: one table of three and one with two AI seats.
+        let ai = t.rounds[0]
+            .games
+            .iter()
+            .filter(|g| g.seats.iter().any(|s| matches!(s, SeatOf::Ai(_))))
+            .count();
+        assert_eq!(ai, 1);
+        t.withdraw("u:p3").expect("withdraw");
+        finish_round(&mut t, 2000);
+        t.step(3000, &mut ids).expect("step");
+        assert!(t.rounds[1]
+            .games
+            .iter()
+            .all(|g| g.players().all(|p| p != "u:p3")));
+        assert_eq!(t.withdraw("u:p3"), Err(EntryError::NotIn));
+    }
+
+    #[test]
+    fn arena_pairs_free_players_until_the_end() {
+        let mut t = tournament(TournamentFormat::Arena, 4, 0);
+        let mut ids = counter();
+        let first = t.step(1000, &mut ids).expect("step").expect("wave");
+        assert_eq!(first.len(), 2);
+        // Nobody free: nothing to do.
+        assert_eq!(t.step(1500, &mut ids).expect("step"), None);
+        let g = first[0].id.clone();
+        assert!(t.record(&g, vec![0, 1], 2000));
+        // Two free players, who just met: the only pair possible.
+        let again = t.step(2001, &mut ids).expect("step").expect("wave");
+        assert_eq!(again.len(), 1);
+        let end = t.ends().expect("end");
+        // Games in progress at the end count: it waits for them.
+        assert_eq!(t.step(end, &mut ids).expect("step"), None);
+        finish_round(&mut t, end + 1);
+        assert!(t.step(end + 2, &mut ids).expect("step").is_some());
+        assert_eq!(t.status, TournamentStatus::Finished);
+        let s = t.standings().expect("standings");
+        assert_eq!(s.iter().map(|x| x.played).sum::<u32>(), 6);
+        assert_eq!(t.join("u:late", "late"), Err(EntryError::Finished));
+    }
+
+    #[test]
+    fn too_few_players_are_waited_for_then_it_finishes_empty() {
+        let mut t = tournament(TournamentFormat::Swiss, 1, 3);
+        assert_eq!(t.step(1000, &mut counter()).expect("step"), None);
+        assert_eq!(t.status, TournamentStatus::Upcoming);
+        let games = t.step(1000 + START_GRACE_MS, &mut counter()).expect("step");
+        assert_eq!(games, Some(Vec::new()));
+        assert_eq!(t.status, TournamentStatus::Finished);
+        assert!(t.rounds.is_empty());
+    }
+}

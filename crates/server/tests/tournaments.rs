@@ -1,0 +1,521 @@
+//! Tournaments over HTTP: players sign up, join, and play the games the
+//! scheduler starts for them from their own sessions; results come back
+//! into the standings, rounds follow each other, and what is finished stays.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{start, temp_db, test_registry, Browser, Server};
+use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+/// Tournaments start an hour ahead; the tests then move the server's time
+/// on, so that everyone has joined before the start whatever the machine.
+const HOUR: i64 = 3_600_000;
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+async fn players<'a>(srv: &'a Server, prefix: &str, n: u8) -> Vec<Browser<'a>> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        let mut b = Browser::new(srv, i + 1);
+        b.sign_up(&format!("{prefix}{i}")).await;
+        out.push(b);
+    }
+    out
+}
+
+/// Wait until tournament `id` satisfies `done` (polling as a page does).
+async fn wait_for(srv: &Server, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..400 {
+        let t = srv.get(&format!("/api/tournaments/{id}")).await;
+        if done(&t) {
+            return t;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("tournament {id}: never {what}");
+}
+
+/// Game `game`: published with its round, it is created just after.
+async fn game_view(srv: &Server, game: &str) -> Value {
+    for _ in 0..200 {
+        let (status, v) = srv
+            .call("GET", &format!("/api/games/{game}"), Value::Null)
+            .await;
+        if status == StatusCode::OK {
+            return v;
+        }
+        assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("game {game} never created");
+}
+
+/// Play one move of game `game` if one of `browsers` is to move (by name);
+/// whether the game is over.
+async fn play_one(srv: &Server, browsers: &mut HashMap<String, Browser<'_>>, game: &str) -> bool {
+    let s = game_view(srv, game).await;
+    let st = &s["state"];
+    if st["turn"]["kind"] == "over" {
+        return true;
+    }
+    if st["turn"]["kind"] != "player" {
+        return false;
+    }
+    let seat = st["turn"]["seat"].as_u64().expect("seat") as usize;
+    let name = st["players"][seat]["name"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    let Some(b) = browsers.get_mut(&name) else {
+        return false; // an AI seat
+    };
+    let (status, v) = b
+        .call(
+            "POST",
+            &format!("/api/games/{game}/move"),
+            json!({"action": "run", "ply": st["ply"]}),
+        )
+        .await;
+    // A stale ply (the dice rolled meanwhile) is simply tried again.
+    assert!(
+        status == StatusCode::OK || status == StatusCode::CONFLICT,
+        "{name} in {game}: {v}"
+    );
+    false
+}
+
+async fn play_to_end(srv: &Server, browsers: &mut HashMap<String, Browser<'_>>, game: &str) {
+    for _ in 0..500 {
+        if play_one(srv, browsers, game).await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    panic!("game {game} never ended");
+}
+
+fn names_of(game: &Value) -> Vec<String> {
+    game["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .filter_map(|s| s["name"].as_str().map(String::from))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tavern_evening_of_nine_at_tables_of_three() {
+    let srv = start(test_registry(), &temp_db("tourney-tables")).await;
+    let mut people = players(&srv, "Bard", 9).await;
+    let host = &mut people[0];
+    // Checked before anything is stored.
+    let base = json!({"name": "Tavern night", "spec": "race(players=3)", "format": "tables",
+        "clock": {"initial_s": 120, "increment_s": 2}, "starts": now_ms() + HOUR, "rounds": 3});
+    for (field, value) in [
+        ("format", json!("swiss")),
+        ("rounds", json!(0)),
+        ("clock", json!({"days": 2})),
+        ("points", json!([1, 3, 0])),
+        ("leftover", json!({"ai": {"level": 12}})),
+    ] {
+        let mut bad = base.clone();
+        bad[field] = value;
+        host.expect(StatusCode::BAD_REQUEST, "POST", "/api/tournaments", bad)
+            .await;
+    }
+    let mut anonymous = Browser::new(&srv, 99);
+    anonymous
+        .expect(
+            StatusCode::UNAUTHORIZED,
+            "POST",
+            "/api/tournaments",
+            base.clone(),
+        )
+        .await;
+    let created = host
+        .expect(StatusCode::OK, "POST", "/api/tournaments", base)
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let list = srv.get("/api/tournaments").await;
+    assert_eq!(list["upcoming"][0]["id"], id.as_str());
+    for b in people.iter_mut() {
+        b.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            Value::Null,
+        )
+        .await;
+    }
+    srv.app.advance_clock(HOUR);
+    let mut by_name: HashMap<String, Browser> = people
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| (format!("Bard{i}"), b))
+        .collect();
+    let mut met: HashSet<(String, String)> = HashSet::new();
+    for round in 1..=3usize {
+        let t = wait_for(&srv, &id, "paired", |t| {
+            t["rounds"].as_array().map_or(0, Vec::len) == round
+        })
+        .await;
+        assert_eq!(t["status"], "running");
+        let games = t["rounds"][round - 1]["games"]
+            .as_array()
+            .expect("games")
+            .clone();
+        assert_eq!(games.len(), 3, "three tables of three");
+        for g in &games {
+            let names = names_of(g);
+            assert_eq!(names.len(), 3);
+            for a in 0..3 {
+                for b in a + 1..3 {
+                    let mut pair = [names[a].clone(), names[b].clone()];
+                    pair.sort();
+                    let [x, y] = pair;
+                    assert!(met.insert((x.clone(), y.clone())), "{x} met {y} twice");
+                }
+            }
+            // The game is bound to the players' accounts, with the clock.
+            let gid = g["id"].as_str().expect("game id");
+            let view = game_view(&srv, gid).await;
+            assert_eq!(view["state"]["players"][0]["name"], names[0].as_str());
+            assert!(view["state"]["clock"].is_object(), "{view}");
+        }
+        // Each player finds his game on the page.
+        let mine = by_name.get_mut("Bard4").expect("Bard4");
+        let seen = mine
+            .expect(
+                StatusCode::OK,
+                "GET",
+                &format!("/api/tournaments/{id}"),
+                Value::Null,
+            )
+            .await;
+        assert!(
+            seen["joined"] == true && seen["my_game"].is_string(),
+            "{seen}"
+        );
+        for g in &games {
+            play_to_end(&srv, &mut by_name, g["id"].as_str().expect("id")).await;
+        }
+    }
+    let t = wait_for(&srv, &id, "finished", |t| t["status"] == "finished").await;
+    let standings = t["standings"].as_array().expect("standings");
+    assert_eq!(standings.len(), 9);
+    let total: f64 = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap_or(0.0))
+        .sum();
+    // Each table gives 3 to its winner and shares 1 + 0 between the others.
+    assert!((total - 36.0).abs() < 1e-9, "{total}");
+    assert!(standings.iter().all(|s| s["played"] == 3));
+    assert_eq!(
+        t["tiebreaks"],
+        json!(["buchholz_cut1", "buchholz", "sonneborn_berger"])
+    );
+    let scores: Vec<f64> = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap_or(0.0))
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    // Finished and kept: listed, its results unchanged, no more joining.
+    let list = srv.get("/api/tournaments").await;
+    assert_eq!(list["finished"][0]["id"], id.as_str());
+    let again = srv.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(again["standings"], t["standings"]);
+    let late = by_name.get_mut("Bard1").expect("Bard1");
+    late.expect(
+        StatusCode::CONFLICT,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        Value::Null,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_of_eight_pairs_free_players_until_its_end() {
+    let srv = start(test_registry(), &temp_db("tourney-arena")).await;
+    let mut people = players(&srv, "Knight", 8).await;
+    let created = people[0]
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/tournaments",
+            json!({"name": "Blitz arena", "spec": "race", "format": "arena",
+                "clock": {"initial_s": 600, "increment_s": 0}, "starts": now_ms() + HOUR,
+                "minutes": 5}),
+        )
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    for b in people.iter_mut() {
+        b.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            Value::Null,
+        )
+        .await;
+    }
+    // Knight7 leaves before the start: never paired.
+    people[7]
+        .expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/withdraw"),
+            Value::Null,
+        )
+        .await;
+    people[7]
+        .expect(
+            StatusCode::NOT_FOUND,
+            "POST",
+            &format!("/api/tournaments/{id}/withdraw"),
+            Value::Null,
+        )
+        .await;
+    people[7]
+        .expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            Value::Null,
+        )
+        .await;
+    srv.app.advance_clock(HOUR);
+    // Knight6 leaves after the start: his games stay, he is not paired again.
+    let t = wait_for(&srv, &id, "started", |t| t["status"] == "running").await;
+    assert_eq!(t["rounds"][0]["games"].as_array().map(Vec::len), Some(4));
+    people[6]
+        .expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/withdraw"),
+            Value::Null,
+        )
+        .await;
+    let mut by_name: HashMap<String, Browser> = people
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| (format!("Knight{i}"), b))
+        .collect();
+    // Scripted clients: each plays his current game, as long as there is one.
+    let mut finished = 0;
+    while finished < 16 {
+        let t = srv.get(&format!("/api/tournaments/{id}")).await;
+        let pending: Vec<String> = t["rounds"]
+            .as_array()
+            .expect("rounds")
+            .iter()
+            .flat_map(|r| r["games"].as_array().cloned().unwrap_or_default())
+            .filter(|g| g["places"].is_null())
+            .filter_map(|g| g["id"].as_str().map(String::from))
+            .collect();
+        finished = t["rounds"]
+            .as_array()
+            .expect("rounds")
+            .iter()
+            .flat_map(|r| r["games"].as_array().cloned().unwrap_or_default())
+            .filter(|g| !g["places"].is_null())
+            .count();
+        for g in &pending {
+            play_one(&srv, &mut by_name, g).await;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // The end comes: no new pairings, the games in progress still count.
+    srv.app.advance_clock(5 * 60_000);
+    let t = wait_for(&srv, &id, "past its end", |t| {
+        let games: Vec<&Value> = t["rounds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|r| r["games"].as_array().into_iter().flatten())
+            .collect();
+        let pending: Vec<&Value> = games
+            .iter()
+            .copied()
+            .filter(|g| g["places"].is_null())
+            .collect();
+        t["status"] == "finished" || !pending.is_empty()
+    })
+    .await;
+    let last_round = t["rounds"].as_array().map_or(0, Vec::len);
+    for r in t["rounds"].as_array().into_iter().flatten() {
+        for g in r["games"].as_array().into_iter().flatten() {
+            if g["places"].is_null() {
+                play_to_end(&srv, &mut by_name, g["id"].as_str().expect("id")).await;
+            }
+        }
+    }
+    let t = wait_for(&srv, &id, "finished", |t| t["status"] == "finished").await;
+    assert_eq!(
+        t["rounds"].as_array().map_or(0, Vec::len),
+        last_round,
+        "paired after the end"
+    );
+    let rounds = t["rounds"].as_array().expect("rounds");
+    let games: Vec<&Value> = rounds
+        .iter()
+        .flat_map(|r| r["games"].as_array().into_iter().flatten())
+        .collect();
+    assert!(
+        games.iter().all(|g| !g["places"].is_null()),
+        "every game counted"
+    );
+    // Knight6 played nothing after he left; nobody plays two games at once.
+    let left_at = rounds
+        .iter()
+        .position(|r| r["started"].as_i64() > t["rounds"][0]["started"].as_i64())
+        .unwrap_or(rounds.len());
+    for r in &rounds[left_at..] {
+        for g in r["games"].as_array().into_iter().flatten() {
+            assert!(!names_of(g).contains(&"Knight6".to_string()), "{g}");
+        }
+    }
+    let standings = t["standings"].as_array().expect("standings");
+    assert_eq!(standings.len(), 8);
+    let played: u64 = standings
+        .iter()
+        .map(|s| s["played"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(played as usize, 2 * games.len());
+    let six = standings
+        .iter()
+        .find(|s| s["name"] == "Knight6")
+        .expect("Knight6");
+    assert_eq!(six["withdrawn"], true);
+    assert_eq!(six["played"], 1);
+    let scores: Vec<f64> = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap_or(0.0))
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    // Each game gives 2 or 4 (on fire) to its winner: scores are even.
+    assert!(scores.iter().all(|s| (s % 2.0).abs() < 1e-9), "{scores:?}");
+    let list = srv.get("/api/tournaments").await;
+    assert_eq!(list["finished"][0]["id"], id.as_str());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_of_five_gives_byes_and_never_repeats() {
+    let srv = start(test_registry(), &temp_db("tourney-swiss")).await;
+    let mut people = players(&srv, "Rook", 5).await;
+    let created = people[0]
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/tournaments",
+            json!({"name": "Swiss", "spec": "race", "format": "swiss",
+                "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
+                "rounds": 4}),
+        )
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    for b in people.iter_mut() {
+        b.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            Value::Null,
+        )
+        .await;
+    }
+    srv.app.advance_clock(HOUR);
+    let mut by_name: HashMap<String, Browser> = people
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| (format!("Rook{i}"), b))
+        .collect();
+    let mut met = HashSet::new();
+    let mut byes = HashSet::new();
+    for round in 1..=4usize {
+        let t = wait_for(&srv, &id, "paired", |t| {
+            t["rounds"].as_array().map_or(0, Vec::len) == round
+        })
+        .await;
+        let r = &t["rounds"][round - 1];
+        let bye = r["byes"][0].as_str().expect("a bye with five").to_string();
+        assert!(byes.insert(bye.clone()), "{bye} had two byes");
+        for g in r["games"].as_array().expect("games") {
+            let mut names = names_of(g);
+            names.sort();
+            assert!(met.insert(names.clone()), "{names:?} met twice");
+            play_to_end(&srv, &mut by_name, g["id"].as_str().expect("id")).await;
+        }
+    }
+    let t = wait_for(&srv, &id, "finished", |t| t["status"] == "finished").await;
+    let standings = t["standings"].as_array().expect("standings");
+    let total: f64 = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap_or(0.0))
+        .sum();
+    // Two games and a bye worth a point in each of four rounds.
+    assert!((total - 12.0).abs() < 1e-9, "{total}");
+    assert!(standings
+        .iter()
+        .all(|s| s["tiebreaks"].as_array().map(Vec::len) == Some(3)));
+}
+
+/// Two instances on one database both run the scheduler: each round is
+/// paired once and its games created once, whichever instance acts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_pair_each_round_once() {
+    let db = common::address(&temp_db("tourney-two")).await;
+    let a = common::start_at(test_registry(), &db, Default::default()).await;
+    let b = common::start_at(test_registry(), &db, Default::default()).await;
+    let mut people = players(&a, "Pawn", 4).await;
+    let created = people[0]
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/tournaments",
+            json!({"name": "Twin", "spec": "race", "format": "swiss",
+                "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
+                "rounds": 2}),
+        )
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    for p in people.iter_mut() {
+        p.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            Value::Null,
+        )
+        .await;
+    }
+    a.app.advance_clock(HOUR);
+    b.app.advance_clock(HOUR);
+    let mut by_name: HashMap<String, Browser> = people
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (format!("Pawn{i}"), p))
+        .collect();
+    for round in 1..=2usize {
+        let t = wait_for(&b, &id, "paired", |t| {
+            t["rounds"].as_array().map_or(0, Vec::len) == round
+        })
+        .await;
+        // Both schedulers have had time to act on this round.
+        tokio::time::sleep(Duration::from_millis(2200)).await;
+        let again = b.get(&format!("/api/tournaments/{id}")).await;
+        assert_eq!(again["rounds"], t["rounds"], "paired twice");
+        for g in t["rounds"][round - 1]["games"].as_array().expect("games") {
+            play_to_end(&a, &mut by_name, g["id"].as_str().expect("id")).await;
+        }
+    }
+    let t = wait_for(&a, &id, "finished", |t| t["status"] == "finished").await;
+    assert_eq!(t["rounds"].as_array().map(Vec::len), Some(2));
+    let games = a.get("/api/games").await;
+    assert_eq!(games.as_array().map(Vec::len), Some(4), "{games}");
+}
