@@ -22,7 +22,7 @@ fi
 cargo test --workspace
 if [ -n "${TABULA_TEST_PG:-}" ]; then
   echo "== the server's game tests on PostgreSQL =="
-  TABULA_TEST_STORE=postgres cargo test -p tabula-server --test api --test rounds --test players --test clocks --test ratings
+  TABULA_TEST_STORE=postgres cargo test -p tabula-server --test api --test rounds --test players --test clocks --test ratings --test tournaments
 fi
 echo "== the Python package =="
 bash scripts/python-tests.sh

@@ -48,6 +48,7 @@ export class TournamentsPage {
         <label data-for="tables">${esc(t('tournament.leftover'))} <select name="leftover">
           <option value="ai">${esc(t('tournament.leftoverAi'))}</option>
           <option value="bye">${esc(t('tournament.leftoverBye'))}</option></select></label>
+        <label><input name="rated" type="checkbox" checked> ${esc(t('tournament.rated'))}</label>
         <button type="submit">${esc(t('tournament.createButton'))}</button>
       </form>` : `<p><a href="#/login">${esc(t('tournament.signInToCreate'))}</a></p>`;
     this.main.innerHTML = `<section class="lobby">
@@ -89,6 +90,7 @@ export class TournamentsPage {
       format: f.format.value,
       clock: { initial_s: initial, increment_s: inc },
       starts: minutesAhead ? Date.now() + minutesAhead * 60_000 : 'now',
+      rated: f.rated.checked,
     };
     if (body.format === 'arena') body.minutes = Number(f.minutes.value);
     else body.rounds = Number(f.rounds.value);
@@ -156,19 +158,19 @@ export class TournamentPage {
     const head = (v.tiebreaks || []).map((k) => `<th>${esc(t(`tournament.tiebreaks.${k}`))}</th>`).join('');
     const rows = v.standings.map((s) => `<tr${s.withdrawn ? ' class="muted"' : ''}>
       <td>${s.rank}</td><td><a href="#/@/${esc(encodeURIComponent(s.name))}">${esc(s.name)}</a>${s.withdrawn ? ` (${esc(t('tournament.withdrawn'))})` : ''}</td>
-      <td>${esc(points(s.score))}</td>${s.tiebreaks.map((x) => `<td>${esc(points(x))}</td>`).join('')}<td>${s.played}</td></tr>`).join('');
+      <td>${s.rating}</td>      <td>${esc(points(s.score))}</td>${s.tiebreaks.map((x) => `<td>${esc(points(x))}</td>`).join('')}<td>${s.played}</td></tr>`).join('');
     const rounds = [...v.rounds].reverse().map((r) => `<h3>${esc(t('tournament.round', { number: r.number }))}</h3>
       <div class="list">${r.games.map((g) => gameRow(g)).join('')}
       ${r.byes.length ? `<p class="muted">${esc(t('tournament.byes', { names: r.byes.join(', ') }))}</p>` : ''}</div>`).join('');
     const html = `<section class="lobby tournament">
       <p><a href="#/tournaments">${esc(t('tournament.all'))}</a></p>
       <h1>${esc(v.name)}</h1>
-      <p>${esc(v.title)} (${esc(v.spec)}) · ${esc(t(`tournament.formats.${v.format}`))} · ${esc(clockText(v.clock))} · ${esc(length)}</p>
+      <p>${esc(v.title)} (${esc(v.spec)}) · ${esc(t(`tournament.formats.${v.format}`))} · ${esc(clockText(v.clock))} · ${esc(length)} · ${esc(v.rated ? t('tournament.ratedTag') : t('tournament.casualTag'))}</p>
       <p><strong>${esc(status)}</strong> · ${esc(t('tournament.starts', { time: when(v.starts) }))} · ${esc(t('tournament.players', { count: v.count }))} ${action}</p>
       ${mine}
       <h2>${esc(t('tournament.standings'))}</h2>
       <div class="scroll"><table class="standings" aria-live="polite"><thead><tr><th>#</th><th>${esc(t('tournament.player'))}</th>
-        <th>${esc(t('tournament.score'))}</th>${head}<th>${esc(t('tournament.played'))}</th></tr></thead>
+        <th>${esc(t('tournament.seed'))}</th><th>${esc(t('tournament.score'))}</th>${head}<th>${esc(t('tournament.played'))}</th></tr></thead>
         <tbody>${rows}</tbody></table></div>
       <h2>${esc(t('tournament.pairings'))}</h2>
       ${rounds || `<p>${esc(t('tournament.notPaired'))}</p>`}

@@ -33,6 +33,8 @@ pub trait AnyGame: Send + Sync {
     fn player_name(&self, p: Player) -> &'static str;
     fn turn(&self) -> Turn;
     fn outcome(&self) -> Option<Outcome>;
+    /// See [`Game::in_play`].
+    fn in_play(&self, p: Player) -> bool;
     /// Legal actions in notation (chance outcomes at a chance node).
     fn legal_actions(&self) -> Vec<String>;
     /// Chance outcomes with probabilities (empty unless a chance node).
@@ -119,6 +121,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.state.outcome()
+    }
+    fn in_play(&self, p: Player) -> bool {
+        self.state.in_play(p)
     }
     fn legal_actions(&self) -> Vec<String> {
         self.state

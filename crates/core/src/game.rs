@@ -212,6 +212,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn apply(&mut self, action: Self::Action);
     /// The result once `turn()` is `Over`.
     fn outcome(&self) -> Option<Outcome>;
+    /// Whether player `p` still takes part: false once eliminated (the
+    /// order of eliminations ranks the losers of a game of three).
+    fn in_play(&self, _p: Player) -> bool {
+        true
+    }
 
     /// The action in the game's notation.
     fn action_text(&self, action: Self::Action) -> String;

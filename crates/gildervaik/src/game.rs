@@ -89,6 +89,11 @@ impl Game for Gildervaik {
         self.result
     }
 
+    /// An eliminated player has no pawn left (C5, W5).
+    fn in_play(&self, p: Player) -> bool {
+        self.pawns.get(usize::from(p.0)).is_some_and(|&b| b != 0)
+    }
+
     fn action_text(&self, action: Move) -> String {
         Gildervaik::move_text(action)
     }

@@ -127,6 +127,7 @@ fn e3_capturing_the_last_pawn_eliminates_b() {
         g.apply(m);
         assert!(g.position().starts_with("A:"), "{}", g.position());
         assert!(!g.position().contains("B:"), "{}", g.position());
+        assert!(!g.in_play(Player(1)) && g.in_play(Player(0)) && g.in_play(Player(2)));
         assert_eq!(g.turn(), Turn::Player(Player(2)));
         let c_move = g.actions_here()[0];
         g.apply(c_move);
@@ -204,6 +205,7 @@ fn e6a_evacuation_eliminates_at_the_60th_turn() {
     );
     play(&mut g, "e7-e8");
     assert_eq!(g.position(), "A:e3 C:f1 / C ply=179 turns=60,60,59");
+    assert!(!g.in_play(Player(1)));
     assert_eq!(g.outcome(), None);
     play(&mut g, "f1-f2");
     assert_eq!(g.turn(), Turn::Player(Player(0)));

@@ -850,6 +850,9 @@ pub struct NewTournament {
     /// Tables: points for first, second and third place (default 3, 1, 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points: Option<[u32; 3]>,
+    /// Its games are rated (default); a table with AI seats never is.
+    #[serde(default = "yes")]
+    pub rated: bool,
 }
 
 /// Answer to `POST /api/tournaments`.
@@ -884,6 +887,9 @@ pub struct TournamentSummary {
     pub round: usize,
     /// The creator's name.
     pub creator: String,
+    /// Its games are rated.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// `GET /api/tournaments`: upcoming (soonest first), running, and the
@@ -928,6 +934,9 @@ pub struct TournamentRound {
 pub struct TournamentStanding {
     pub rank: u32,
     pub name: String,
+    /// The rating the player was seeded with (their rating in the
+    /// tournament's pool when they joined).
+    pub rating: i32,
     pub score: f64,
     pub tiebreaks: Vec<f64>,
     pub played: u32,

@@ -62,27 +62,6 @@ pub fn rated_players(ended: &GameEnded) -> Option<Vec<String>> {
     ended.seats.iter().map(|s| s.user.clone()).collect()
 }
 
-/// Each seat's rank at the end (0 best; equal ranks share): the winner
-/// first, the seats sharing a draw together; in a game of three, players
-/// who left rank last.
-pub fn ranks(ended: &GameEnded) -> Vec<u32> {
-    let n = ended.seats.len();
-    (0..n)
-        .map(|i| {
-            let seat = tabula_core::Player(i as u8);
-            let top = match ended.ending.outcome {
-                Outcome::Win(p) => p == seat,
-                Outcome::Draw(set) => set.contains(seat),
-            };
-            match (top, ended.left.contains(&(i as u8))) {
-                (true, _) => 0,
-                (false, false) => 1,
-                (false, true) => 2,
-            }
-        })
-        .collect()
-}
-
 /// The new ratings of the seats, given their ratings before.
 pub fn rate(ended: &GameEnded, before: &[Rating]) -> Option<Vec<Rating>> {
     if before.len() == 2 {
@@ -94,7 +73,8 @@ pub fn rate(ended: &GameEnded, before: &[Rating]) -> Option<Vec<Rating>> {
         let (a, b) = tabula_rating::update_two(&before[0], &before[1], outcome);
         return Some(vec![a, b]);
     }
-    tabula_rating::update_ranking(before, &ranks(ended)).ok()
+    let ranks: Vec<u32> = ended.places.iter().map(|&p| u32::from(p)).collect();
+    tabula_rating::update_ranking(before, &ranks).ok()
 }
 
 #[cfg(test)]
@@ -104,8 +84,9 @@ mod tests {
     use crate::round::{Ending, SeatKind};
     use tabula_core::{Player, PlayerSet};
 
-    fn ended(n: usize, outcome: Outcome, left: Vec<u8>) -> GameEnded {
+    fn ended(n: usize, outcome: Outcome, places: Vec<u8>) -> GameEnded {
         GameEnded {
+            places,
             id: "g".into(),
             spec: "gildervaik".into(),
             ending: Ending {
@@ -124,7 +105,7 @@ mod tests {
                     bot: false,
                 })
                 .collect(),
-            left,
+            left: Vec::new(),
             ply: 10,
             rated: true,
             correspondence: false,
@@ -132,18 +113,24 @@ mod tests {
     }
 
     #[test]
-    fn ranks_put_the_winner_first_and_who_left_last() {
-        let e = ended(3, Outcome::Win(Player(1)), vec![2]);
-        assert_eq!(ranks(&e), vec![1, 0, 2]);
+    fn a_game_of_three_is_rated_by_its_places() {
+        let e = ended(3, Outcome::Win(Player(1)), vec![1, 0, 2]);
+        let after = rate(&e, &[Rating::new(), Rating::new(), Rating::new()]).expect("rated");
+        assert!(after[1].rating > after[0].rating && after[0].rating > after[2].rating);
+        assert!(after[2].rating < 1500.0 && after[1].rating > 1500.0);
+        // Two sharing first gain alike.
         let mut set = PlayerSet::default();
         set.insert(Player(0));
         set.insert(Player(2));
-        assert_eq!(ranks(&ended(3, Outcome::Draw(set), vec![])), vec![0, 1, 0]);
+        let e = ended(3, Outcome::Draw(set), vec![0, 2, 0]);
+        let after = rate(&e, &[Rating::new(), Rating::new(), Rating::new()]).expect("rated");
+        assert!((after[0].rating - after[2].rating).abs() < 1e-9);
+        assert!(after[1].rating < 1500.0);
     }
 
     #[test]
     fn a_win_raises_the_winner_and_a_game_is_rated_once() {
-        let e = ended(2, Outcome::Win(Player(0)), vec![]);
+        let e = ended(2, Outcome::Win(Player(0)), vec![0, 1]);
         let after = rate(&e, &[Rating::new(), Rating::new()]).expect("rated");
         assert!(after[0].rating > 1500.0 && after[1].rating < 1500.0);
         assert_eq!(after[0].games, 1);
@@ -155,11 +142,11 @@ mod tests {
 
     #[test]
     fn unrated_aborted_and_guest_games_are_not_rated() {
-        let mut e = ended(2, Outcome::Win(Player(0)), vec![]);
+        let mut e = ended(2, Outcome::Win(Player(0)), vec![0, 1]);
         assert!(rated_players(&e).is_some());
         e.seats[1].user = None;
         assert!(rated_players(&e).is_none());
-        let mut e = ended(2, Outcome::Win(Player(0)), vec![]);
+        let mut e = ended(2, Outcome::Win(Player(0)), vec![0, 1]);
         e.ending.reason = EndReason::Aborted;
         assert!(rated_players(&e).is_none());
         e.ending.reason = EndReason::Board;

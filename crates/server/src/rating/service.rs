@@ -180,6 +180,18 @@ fn pool_rating(doc: &RatingDoc) -> PoolRating {
 }
 
 impl App {
+    /// `user`'s rating in `pool`, rounded (1500 when they have none yet or
+    /// it cannot be read: a seed, never a reason to refuse).
+    pub async fn rating_in(&self, user: &str, pool: &str) -> i32 {
+        match load(self, user, pool).await {
+            Ok((_, doc)) => doc.rating.rating.round() as i32,
+            Err(e) => {
+                tracing::warn!("rating of {user} in {pool}: {e}");
+                Rating::new().rating.round() as i32
+            }
+        }
+    }
+
     /// `user`'s ratings, by pool.
     pub async fn ratings_of(
         &self,

@@ -851,10 +851,49 @@ impl Round {
         self.ending().map(|ending| self.ended(ending))
     }
 
+    /// Each seat's place in the game's `ending` (see [`super::finish::places`]).
+    pub fn places(&self, ending: &Ending) -> Vec<u8> {
+        let no_show = match (ending.reason, self.game.turn()) {
+            (EndReason::Aborted, Turn::Player(p)) => Some(p.0),
+            _ => None,
+        };
+        let out = self.eliminations();
+        let how = super::finish::Standing {
+            left: &self.meta.left,
+            no_show,
+            out: &out,
+        };
+        super::finish::places(ending, self.meta.seats.len(), &how)
+    }
+
+    /// The ply at which each seat dropped out of the game, if it did: the
+    /// history replayed, only when someone is out at the end.
+    fn eliminations(&self) -> Vec<Option<usize>> {
+        let n = self.meta.seats.len();
+        let mut out = vec![None; n];
+        let seat = |i: usize| tabula_core::Player(i as u8);
+        if (0..n).all(|i| self.game.in_play(seat(i))) {
+            return out;
+        }
+        let mut game = self.start_game.clone_box();
+        for (ply, entry) in self.history.iter().enumerate() {
+            if game.apply_text(&entry.text).is_err() {
+                break;
+            }
+            for (i, o) in out.iter_mut().enumerate() {
+                if o.is_none() && !game.in_play(seat(i)) {
+                    *o = Some(ply + 1);
+                }
+            }
+        }
+        out
+    }
+
     fn ended(&self, ending: Ending) -> GameEnded {
         GameEnded {
             id: self.id.clone(),
             spec: self.spec.clone(),
+            places: self.places(&ending),
             ending,
             seats: self.players(),
             left: self.meta.left.clone(),
@@ -1137,6 +1176,28 @@ mod tests {
             ));
             assert_eq!(reason.as_str().parse::<EndReason>(), Ok(reason));
         }
+    }
+
+    #[test]
+    fn an_eliminated_seat_ranks_behind_those_still_in() {
+        // Gildervaik warrior: every move of A takes B's last pawn (spec E3).
+        let game = tabula_games::registry()
+            .create("gildervaik(mode=warrior)", Some("A:e5,h3 B:e6 C:f8,h2 / A"))
+            .expect("position");
+        let mut r = round("gildervaik(mode=warrior)", 3);
+        r.game = game.clone();
+        r.start_game = game;
+        let action = r.game.legal_actions()[0].clone();
+        let c = change(r.plan(&Caller::token("t0"), Command::Play { action, ply: None }));
+        assert!(r.apply(c).is_none(), "the game goes on");
+        assert_eq!(r.eliminations(), vec![None, Some(1), None]);
+        let ended = r.apply(r.finish(Outcome::Win(Player(0)), EndReason::Agreement));
+        assert_eq!(ended.expect("over").places, vec![0, 2, 1]);
+        let c_won = Ending {
+            outcome: Outcome::Win(Player(2)),
+            reason: EndReason::Agreement,
+        };
+        assert_eq!(r.places(&c_won), vec![1, 2, 0]);
     }
 
     #[test]

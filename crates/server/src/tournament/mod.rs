@@ -18,12 +18,16 @@ use pairing::tables::{self, Leftover, PlayedTable, TableRound, TablesConfig};
 use pairing::{arena, PairingError, Player, PlayerId, Score, Standing, TieBreak};
 use serde::{Deserialize, Serialize};
 use tabula_clock::TimeControl;
-use tabula_core::{EndReason, Ending, Outcome};
 
 /// The document kind of a tournament.
 pub const KIND: &str = "tournament";
-/// The rating every player is seeded with until ratings exist.
-const SEED_RATING: i32 = 1500;
+/// The seed of a player without a rating in the tournament's pool (and of
+/// entries stored before seeds were kept).
+pub const SEED_RATING: i32 = 1500;
+
+fn seed_rating() -> i32 {
+    SEED_RATING
+}
 /// Most rounds of a Swiss or tables tournament.
 pub const MAX_ROUNDS: u32 = 30;
 /// Longest arena, in minutes.
@@ -41,6 +45,10 @@ pub struct Entrant {
     pub name: String,
     #[serde(default)]
     pub withdrawn: bool,
+    /// Rating in the tournament's pool when they joined: the seed that
+    /// pairing ranks by.
+    #[serde(default = "seed_rating")]
+    pub rating: i32,
 }
 
 /// A seat of a tournament game: a player's id, or an AI of a level.
@@ -112,6 +120,9 @@ pub struct Tournament {
     /// The creator's identity (`u:<account>`) and name.
     pub creator: String,
     pub creator_name: String,
+    /// Its games are rated (tables with AI seats never are).
+    #[serde(default)]
+    pub rated: bool,
     pub status: TournamentStatus,
     pub players: Vec<Entrant>,
     pub rounds: Vec<Round>,
@@ -152,12 +163,13 @@ impl Tournament {
     }
 
     /// Join (or rejoin after a withdrawal) while it is not over.
-    pub fn join(&mut self, id: &str, name: &str) -> Result<(), EntryError> {
+    pub fn join(&mut self, id: &str, name: &str, rating: i32) -> Result<(), EntryError> {
         if self.status == TournamentStatus::Finished {
             return Err(EntryError::Finished);
         }
         if let Some(e) = self.players.iter_mut().find(|e| e.id == id) {
             e.withdrawn = false;
+            e.rating = rating;
             return Ok(());
         }
         if self.players.len() >= MAX_PLAYERS {
@@ -167,6 +179,7 @@ impl Tournament {
             id: id.into(),
             name: name.into(),
             withdrawn: false,
+            rating,
         });
         Ok(())
     }
@@ -216,7 +229,7 @@ impl Tournament {
             .iter()
             .map(|e| Player {
                 id: PlayerId::new(e.id.clone()),
-                rating: SEED_RATING,
+                rating: e.rating,
                 withdrawn: e.withdrawn,
             })
             .collect()
@@ -511,7 +524,7 @@ impl Tournament {
                 arena::Waiting {
                     id: PlayerId::new(e.id.clone()),
                     rank: rank(&e.id),
-                    rating: SEED_RATING,
+                    rating: e.rating,
                     last_opponent,
                     seat_balance: balance,
                 },
@@ -538,6 +551,13 @@ impl Tournament {
             .map(|g| g.id.as_str())
     }
 
+    fn rating_of(&self, id: &str) -> i32 {
+        self.players
+            .iter()
+            .find(|e| e.id == id)
+            .map_or(SEED_RATING, |e| e.rating)
+    }
+
     fn name_of(&self, id: &str) -> String {
         self.players.iter().find(|e| e.id == id).map_or_else(
             || id.trim_start_matches("u:").to_string(),
@@ -561,6 +581,7 @@ impl Tournament {
             count: self.players.iter().filter(|e| !e.withdrawn).count(),
             round: self.rounds.len(),
             creator: self.creator_name.clone(),
+            rated: self.rated,
         }
     }
 
@@ -573,6 +594,7 @@ impl Tournament {
             .map(|s| TournamentStanding {
                 rank: s.rank,
                 name: self.name_of(&s.id.0),
+                rating: self.rating_of(&s.id.0),
                 score: s.score.as_f64(),
                 tiebreaks: s.tiebreaks.iter().map(|t| t.as_f64()).collect(),
                 played: s.played,
@@ -652,31 +674,9 @@ fn two_player_game(g: &Game) -> Option<(PlayerId, PlayerId, GameResult)> {
     Some((PlayerId::new(a.clone()), PlayerId::new(b.clone()), result))
 }
 
-/// The places (0 is first, ties share, the next place skipped) of a game
-/// of `seats` seats that ended with `ending`. Seats whose player `left`
-/// rank last. An aborted game (a first move never made) is lost by the
-/// seat that was to move, `no_show`: the others share first place.
-pub fn places(seats: usize, ending: &Ending, left: &[u8], no_show: Option<u8>) -> Vec<u8> {
-    let tier: Vec<u8> = (0..seats as u8)
-        .map(|seat| {
-            let ahead = match (ending.reason, ending.outcome) {
-                _ if left.contains(&seat) => return 2,
-                (EndReason::Aborted, _) => no_show != Some(seat),
-                (_, Outcome::Win(p)) => p.0 == seat,
-                (_, Outcome::Draw(set)) => set.contains(tabula_core::Player(seat)),
-            };
-            u8::from(!ahead)
-        })
-        .collect();
-    tier.iter()
-        .map(|&t| tier.iter().filter(|&&u| u < t).count() as u8)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula_core::{Player as Seat, PlayerSet};
 
     fn tournament(format: TournamentFormat, n: usize, rounds: u32) -> Tournament {
         let mut t = Tournament {
@@ -695,13 +695,15 @@ mod tests {
             leftover: None,
             creator: "u:p0".into(),
             creator_name: "p0".into(),
+            rated: true,
             status: TournamentStatus::Upcoming,
             players: Vec::new(),
             rounds: Vec::new(),
             finished: None,
         };
         for i in 0..n {
-            t.join(&format!("u:p{i}"), &format!("p{i}")).expect("join");
+            t.join(&format!("u:p{i}"), &format!("p{i}"), SEED_RATING)
+                .expect("join");
         }
         t
     }
@@ -722,35 +724,6 @@ mod tests {
             let places = (0..n).map(|s| u8::from(s > 0)).collect();
             assert!(t.record(&id, places, now));
         }
-    }
-
-    #[test]
-    fn places_from_endings() {
-        let win = |p: u8, reason| Ending {
-            outcome: Outcome::Win(Seat(p)),
-            reason,
-        };
-        assert_eq!(places(2, &win(1, EndReason::Board), &[], None), vec![1, 0]);
-        assert_eq!(
-            places(3, &win(0, EndReason::Board), &[], None),
-            vec![0, 1, 1]
-        );
-        assert_eq!(
-            places(3, &win(0, EndReason::Board), &[1], None),
-            vec![0, 2, 1]
-        );
-        let aborted = Ending {
-            outcome: Outcome::Draw(PlayerSet::all(3)),
-            reason: EndReason::Aborted,
-        };
-        // Seat 1 never made its first move: it loses, the others share first.
-        assert_eq!(places(3, &aborted, &[], Some(1)), vec![0, 2, 0]);
-        assert_eq!(places(2, &aborted, &[], None), vec![0, 0]);
-        let draw = Ending {
-            outcome: Outcome::Draw(PlayerSet::all(2)),
-            reason: EndReason::Agreement,
-        };
-        assert_eq!(places(2, &draw, &[], None), vec![0, 0]);
     }
 
     #[test]
@@ -780,6 +753,35 @@ mod tests {
         assert_eq!(s[0].tiebreaks.len(), 3);
         // A result is final.
         assert!(!t.record("g1", vec![1, 0], 9000));
+    }
+
+    #[test]
+    fn players_are_seeded_by_their_ratings() {
+        let mut t = tournament(TournamentFormat::Swiss, 0, 3);
+        for (name, rating) in [("low", 1400), ("mid", 1600), ("top", 1800), ("new", 1500)] {
+            t.join(&format!("u:{name}"), name, rating).expect("join");
+        }
+        let mut ids = counter();
+        t.step(1000, &mut ids).expect("step").expect("round 1");
+        let mut boards: Vec<Vec<&str>> = t.rounds[0]
+            .games
+            .iter()
+            .map(|g| g.players().collect())
+            .collect();
+        boards.iter_mut().for_each(|b| b.sort());
+        boards.sort();
+        // Seeds top, mid, new, low: 1 v 3 and 2 v 4.
+        assert_eq!(boards, vec![vec!["u:low", "u:mid"], vec!["u:new", "u:top"]]);
+        let view = t.view("t", &[]).expect("view");
+        let seeded: Vec<(String, i32)> = view
+            .standings
+            .iter()
+            .map(|s| (s.name.clone(), s.rating))
+            .collect();
+        assert!(seeded.contains(&("top".to_string(), 1800)), "{seeded:?}");
+        // Joining again refreshes the seed.
+        t.join("u:low", "low", 1450).expect("join again");
+        assert_eq!(t.rating_of("u:low"), 1450);
     }
 
     #[test]
@@ -848,7 +850,10 @@ mod tests {
         assert_eq!(t.status, TournamentStatus::Finished);
         let s = t.standings().expect("standings");
         assert_eq!(s.iter().map(|x| x.played).sum::<u32>(), 6);
-        assert_eq!(t.join("u:late", "late"), Err(EntryError::Finished));
+        assert_eq!(
+            t.join("u:late", "late", SEED_RATING),
+            Err(EntryError::Finished)
+        );
     }
 
     #[test]

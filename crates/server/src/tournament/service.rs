@@ -5,7 +5,7 @@
 //! A second document (`tournament_live`, same id) marks the tournaments not
 //! finished yet, so the scheduler never reads the finished ones.
 
-use super::{places, EntryError, NewGame, SeatOf, Tournament, KIND, MAX_MINUTES, MAX_ROUNDS};
+use super::{EntryError, NewGame, SeatOf, Tournament, KIND, MAX_MINUTES, MAX_ROUNDS};
 use crate::app::{store_error, App};
 use crate::error::ApiError;
 use crate::protocol::{
@@ -139,6 +139,7 @@ impl App {
             leftover: req.leftover.clone(),
             creator: me.clone(),
             creator_name: my_name,
+            rated: req.rated,
             status: TournamentStatus::Upcoming,
             players: Vec::new(),
             rounds: Vec::new(),
@@ -244,8 +245,14 @@ impl App {
 
     pub async fn join_tournament(&self, visitor: &Visitor, id: &str) -> Result<(), ApiError> {
         let (me, name) = account(visitor)?;
-        self.change_tournament(id, |t| t.join(&me, &name).map(Some).map_err(refused))
-            .await?;
+        let (_, t) = self.load_tournament(id).await?;
+        let pool = self.registry.pool_of(&t.spec, false)?;
+        let user = me.strip_prefix("u:").unwrap_or(&me);
+        let rating = self.rating_in(user, &pool).await;
+        self.change_tournament(id, |t| {
+            t.join(&me, &name, rating).map(Some).map_err(refused)
+        })
+        .await?;
         Ok(())
     }
 
@@ -318,6 +325,7 @@ impl App {
         let mut round = self.new_round(game, None, rand::random(), seats)?;
         round.id = g.id.clone();
         round.meta.hints = false;
+        round.meta.rated = t.rated && g.seats.iter().all(|s| matches!(s, SeatOf::Player(_)));
         round.roll_dice();
         round.now = self.now();
         round.start_clocks(t.clock);
@@ -336,12 +344,7 @@ impl App {
         let Some(ending) = crate::round::state::ending_of(round.game.as_ref(), &round.meta) else {
             return Ok(None);
         };
-        let no_show = match (ending.reason, round.game.turn()) {
-            (tabula_core::EndReason::Aborted, tabula_core::Turn::Player(p)) => Some(p.0),
-            _ => None,
-        };
-        let n = round.meta.seats.len();
-        Ok(Some(places(n, &ending, &round.meta.left, no_show)))
+        Ok(Some(round.places(&ending)))
     }
 
     /// Record the result of game `game` of tournament `id` if it is over.
