@@ -851,12 +851,25 @@ impl Round {
         self.ending().map(|ending| self.ended(ending))
     }
 
-    /// Each seat's place in the game's `ending` (see [`super::finish::places`]).
-    pub fn places(&self, ending: &Ending) -> Vec<u8> {
-        let no_show = match (ending.reason, self.game.turn()) {
+    /// The seat that never made its first move, in an aborted game.
+    fn no_show(&self, ending: &Ending) -> Option<u8> {
+        match (ending.reason, self.game.turn()) {
             (EndReason::Aborted, Turn::Player(p)) => Some(p.0),
             _ => None,
-        };
+        }
+    }
+
+    /// Seats whose player walked away: left the game (an AI stand-in
+    /// finished it) or never made a first move. A tournament withdraws them.
+    pub fn absent(&self, ending: &Ending) -> Vec<u8> {
+        let mut seats = self.meta.left.clone();
+        seats.extend(self.no_show(ending).filter(|s| !seats.contains(s)));
+        seats
+    }
+
+    /// Each seat's place in the game's `ending` (see [`super::finish::places`]).
+    pub fn places(&self, ending: &Ending) -> Vec<u8> {
+        let no_show = self.no_show(ending);
         let out = self.eliminations();
         let how = super::finish::Standing {
             left: &self.meta.left,

@@ -203,15 +203,31 @@ impl Tournament {
         Ok(())
     }
 
-    /// Record the places of game `game`; whether that changed anything (a
+    /// Record the places of game `game`, and withdraw the players of its
+    /// `absent` seats (who left it or never moved: not paired again, as
+    /// one who walks out of the tavern); whether that changed anything (a
     /// result is final: a second one is ignored).
-    pub fn record(&mut self, game: &str, places: Vec<u8>, now: i64) -> bool {
+    pub fn record(&mut self, game: &str, places: Vec<u8>, absent: &[u8], now: i64) -> bool {
+        let mut gone = Vec::new();
+        let mut found = false;
         for g in self.rounds.iter_mut().flat_map(|r| r.games.iter_mut()) {
             if g.id == game && g.places.is_none() && places.len() == g.seats.len() {
                 g.places = Some(places);
                 g.ended = Some(now);
-                return true;
+                for &seat in absent {
+                    if let Some(SeatOf::Player(p)) = g.seats.get(usize::from(seat)) {
+                        gone.push(p.clone());
+                    }
+                }
+                found = true;
+                break;
             }
+        }
+        if found {
+            for e in self.players.iter_mut().filter(|e| gone.contains(&e.id)) {
+                e.withdrawn = true;
+            }
+            return true;
         }
         false
     }
@@ -722,7 +738,7 @@ mod tests {
             t.pending().map(|g| (g.id.clone(), g.seats.len())).collect();
         for (id, n) in ids {
             let places = (0..n).map(|s| u8::from(s > 0)).collect();
-            assert!(t.record(&id, places, now));
+            assert!(t.record(&id, places, &[], now));
         }
     }
 
@@ -752,7 +768,7 @@ mod tests {
         assert_eq!(total, Score::points(12), "one point a game");
         assert_eq!(s[0].tiebreaks.len(), 3);
         // A result is final.
-        assert!(!t.record("g1", vec![1, 0], 9000));
+        assert!(!t.record("g1", vec![1, 0], &[], 9000));
     }
 
     #[test]
@@ -830,6 +846,29 @@ mod tests {
     }
 
     #[test]
+    fn a_player_who_leaves_a_game_is_withdrawn() {
+        let mut t = tournament(TournamentFormat::Tables, 6, 3);
+        let mut ids = counter();
+        t.step(1000, &mut ids).expect("step").expect("round 1");
+        let g = t.rounds[0].games[0].clone();
+        let SeatOf::Player(gone) = g.seats[2].clone() else {
+            panic!("no AI seat with six players")
+        };
+        // The seat-2 player left: an AI stand-in finished, he ranks last.
+        assert!(t.record(&g.id, vec![0, 1, 2], &[2], 2000));
+        let other = t.rounds[0].games[1].id.clone();
+        assert!(t.record(&other, vec![0, 1, 2], &[], 2000));
+        t.step(3000, &mut ids).expect("step").expect("round 2");
+        assert!(t.players.iter().any(|e| e.id == gone && e.withdrawn));
+        assert!(t.rounds[1]
+            .games
+            .iter()
+            .all(|g| g.players().all(|p| p != gone)));
+        let view = t.view("t", &[]).expect("view");
+        assert_eq!(view.withdrawn.len(), 1);
+    }
+
+    #[test]
     fn arena_pairs_free_players_until_the_end() {
         let mut t = tournament(TournamentFormat::Arena, 4, 0);
         let mut ids = counter();
@@ -838,7 +877,7 @@ mod tests {
         // Nobody free: nothing to do.
         assert_eq!(t.step(1500, &mut ids).expect("step"), None);
         let g = first[0].id.clone();
-        assert!(t.record(&g, vec![0, 1], 2000));
+        assert!(t.record(&g, vec![0, 1], &[], 2000));
         // Two free players, who just met: the only pair possible.
         let again = t.step(2001, &mut ids).expect("step").expect("wave");
         assert_eq!(again.len(), 1);

@@ -335,7 +335,7 @@ impl App {
 
     /// The places of game `id` if it is over, read from the store; `None`
     /// while it goes on (or if it is missing).
-    async fn stored_places(&self, id: &str) -> Result<Option<Vec<u8>>, RoundError> {
+    async fn stored_places(&self, id: &str) -> Result<Option<(Vec<u8>, Vec<u8>)>, RoundError> {
         let round = match self.load(id).await {
             Ok(r) => r,
             Err(RoundError::NoGame(_)) => return Ok(None),
@@ -344,18 +344,18 @@ impl App {
         let Some(ending) = crate::round::state::ending_of(round.game.as_ref(), &round.meta) else {
             return Ok(None);
         };
-        Ok(Some(round.places(&ending)))
+        Ok(Some((round.places(&ending), round.absent(&ending))))
     }
 
     /// Record the result of game `game` of tournament `id` if it is over.
     async fn check_tournament_game(&self, id: &str, game: &str) -> Result<bool, ApiError> {
-        let Some(places) = self.stored_places(game).await? else {
+        let Some((places, absent)) = self.stored_places(game).await? else {
             return Ok(false);
         };
         let now = self.now();
         let recorded = self
             .change_tournament(id, |t| {
-                Ok(t.record(game, places.clone(), now).then_some(()))
+                Ok(t.record(game, places.clone(), &absent, now).then_some(()))
             })
             .await?;
         Ok(recorded.is_some())
