@@ -746,6 +746,19 @@ test('each Stelpur roll is listed in the row of the side that threw it', { skip:
   await context.close();
 });
 
+test('the rules pages draw their runes, so no font is needed (English and French)', { skip: !has('stelpur') }, async () => {
+  for (const open of [() => newPage('phone'), () => frenchPage('phone')]) {
+    const { context, page, errors } = await open();
+    await page.goto(`${BASE}/#/rules/stelpur`);
+    await page.waitForSelector('article.rules h1');
+    assert.doesNotMatch(await page.textContent('article.rules'), /[\u16A0-\u16FF]/, 'a rune left to a font');
+    const drawn = await page.locator('article.rules svg.runetext').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    for (const rune of ['ᚠ', 'ᚢ', 'ᚦ', 'ᚨ', 'ᚱ', 'ᚲ', 'ᚷ', 'ᚹ']) assert.ok(drawn.includes(rune), `${rune} not drawn: ${drawn}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
 test('a 1+0 game against the AI is lost on time', async () => {
   const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games.find((x) => x.players === 2);
   const { context, page, errors } = await newPage('desktop');

@@ -15,6 +15,7 @@ import { profilePage, gameRows, leaderboardPage } from './profile.js';
 import { clockOptions, clockValue } from './clock.js';
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
+import { drawRunes } from './boards/stelpur.js';
 import { GamePage } from './game.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { t, initI18n, translateStatic, language, saveLanguage, LANGUAGES, LANGUAGE_NAMES } from './i18n.js';
@@ -248,7 +249,7 @@ async function rules(name, reference) {
   const links = r.game
     ? ` · <a href="#/rules/${esc(r.game)}">${esc(t('rules.players'))}</a> · <a href="#/new/${esc(r.game)}">${esc(t('home.newGame'))}</a>`
     : '';
-  main.innerHTML = `<article class="rules"><p><a href="#/">${esc(t('rules.back'))}</a>${links}</p>${r.html}</article>`;
+  main.innerHTML = `<article class="rules"><p><a href="#/">${esc(t('rules.back'))}</a>${links}</p>${drawRunes(r.html)}</article>`;
   // Wide diagrams scroll sideways: reachable by keyboard too.
   for (const pre of main.querySelectorAll('article.rules pre')) pre.tabIndex = 0;
   window.scrollTo(0, 0);

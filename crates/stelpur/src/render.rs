@@ -2,8 +2,8 @@
 //!
 //! ```text
 //!       24  23  22  21  20  19   18  17  16  15  14  13
-//!  N    ᚾ·   ·   ·   ·   ·  ᚼ· | ᚴO   O   O   O   O  ᚱO
-//!  S    ᚠX   X   X   X   X  ᚢX | ᚦ·   ·   ·   ·   ·  ᚬ·
+//!  N    ᚹ·   ·   ·   ·   ·  ᚷ· | ᚲO   O   O   O   O  ᚱO
+//!  S    ᚠX   X   X   X   X  ᚢX | ᚦ·   ·   ·   ·   ·  ᚨ·
 //!        1   2   3   4   5   6    7   8   9  10  11  12
 //! ```
 //!
@@ -14,7 +14,7 @@ use crate::state::Stelpur;
 use tabula_core::{Outcome, Turn};
 
 /// Runes of the corners 1, 6, 7, 12, 13, 18, 19, 24 (Younger Futhark).
-const RUNES: [char; 8] = ['ᚠ', 'ᚢ', 'ᚦ', 'ᚬ', 'ᚱ', 'ᚴ', 'ᚼ', 'ᚾ'];
+const RUNES: [char; 8] = ['ᚠ', 'ᚢ', 'ᚦ', 'ᚨ', 'ᚱ', 'ᚲ', 'ᚷ', 'ᚹ'];
 const MARKS: [char; 2] = ['X', 'O'];
 
 impl Stelpur {

@@ -127,7 +127,7 @@ fn free_play_offers_pass_after_a_use() {
 fn picture_shows_runes_pawns_and_dice() {
     let g = game("stelpur", "6,11,13/12,20 1 6-1:1,6 0 1");
     let pic = g.render();
-    for part in ["ᚠ", "ᚾ", "X", "O", "24", "dice 6-1, values to use 1,6"] {
+    for part in ["ᚠ", "ᚹ", "X", "O", "24", "dice 6-1, values to use 1,6"] {
         assert!(pic.contains(part), "{part} in\n{pic}");
     }
     let won = game("stelpur", "6,11,13/ 1 - 0 1");

@@ -8,18 +8,29 @@ import { cell } from '../board.js';
 import { t } from '../i18n.js';
 import { esc } from '../util.js';
 
-// The rune of each corner, drawn as strokes in a unit box (no font needed):
+// The rune of each corner (Elder Futhark, as the CLI and the rules print
+// them), drawn as strokes in a unit box so that no font is needed:
 // fehu, uruz, thurisaz, ansuz, raidho, kaunan, gebo, wunjo.
-const RUNES = {
-  1: 'M.35 .1V.9M.35 .5L.7 .25M.35 .3L.7 .08',
-  6: 'M.3 .9V.1L.7 .35V.9',
-  7: 'M.35 .1V.9M.35 .3L.65 .5L.35 .7',
-  12: 'M.35 .1V.9M.35 .1L.7 .3M.35 .35L.7 .55',
-  13: 'M.35 .9V.1L.65 .3L.35 .5L.65 .9',
-  18: 'M.65 .2L.35 .5L.65 .8',
-  19: 'M.3 .2L.7 .8M.7 .2L.3 .8',
-  24: 'M.35 .9V.1L.65 .3L.35 .5',
+const RUNE_OF = {
+  1: ['ᚠ', 'M.35 .1V.9M.35 .5L.7 .25M.35 .3L.7 .08'],
+  6: ['ᚢ', 'M.3 .9V.1L.7 .35V.9'],
+  7: ['ᚦ', 'M.35 .1V.9M.35 .3L.65 .5L.35 .7'],
+  12: ['ᚨ', 'M.35 .1V.9M.35 .1L.7 .3M.35 .35L.7 .55'],
+  13: ['ᚱ', 'M.35 .9V.1L.65 .3L.35 .5L.65 .9'],
+  18: ['ᚲ', 'M.65 .2L.35 .5L.65 .8'],
+  19: ['ᚷ', 'M.3 .2L.7 .8M.7 .2L.3 .8'],
+  24: ['ᚹ', 'M.35 .9V.1L.65 .3L.35 .5'],
 };
+const RUNES = Object.fromEntries(Object.entries(RUNE_OF).map(([c, [, d]]) => [c, d]));
+const GLYPHS = Object.fromEntries(Object.values(RUNE_OF));
+
+/** `html` with each rune letter drawn as an inline SVG (the rules pages:
+ * few systems have a font with the Runic block). */
+export function drawRunes(html) {
+  return html.replace(/[\u16A0-\u16FF]/g, (ch) => (GLYPHS[ch]
+    ? `<svg class="runetext" viewBox="0 0 1 1" role="img" aria-label="${ch}"><path d="${GLYPHS[ch]}"/></svg>`
+    : ch));
+}
 const U = 10;
 
 function cells(list) {
