@@ -1,8 +1,9 @@
 //! The `tabula_core::Game` implementation.
 
-use crate::geometry::{Side, SQUARES};
+use crate::geometry::{Side, Square, SQUARES};
 use crate::moves::{self, Move};
 use crate::options::{Options, OPTION_DEFS};
+use crate::piece::Kind;
 use crate::position::{side_name, START};
 use crate::rules::Status;
 use crate::state::Dragonchess;
@@ -109,7 +110,11 @@ impl Game for Dragonchess {
     }
 
     fn parse_action(&self, text: &str) -> Result<Move, Error> {
-        let w = moves::parse(text)?;
+        let w = match (moves::parse(text), moves::parse_short(text)) {
+            (Ok(w), _) => w,
+            (Err(_), Some((from, to))) => self.written(from, to),
+            (Err(e), None) => return Err(e),
+        };
         if self.turn() == Turn::Over {
             return Err(Error::illegal(format!(
                 "`{}`: the game is over",
@@ -173,5 +178,23 @@ impl Game for Dragonchess {
     }
     fn render(&self) -> String {
         self.picture()
+    }
+}
+
+impl Dragonchess {
+    /// The long form of the short move `from` `to`: the piece standing
+    /// there, and the capture and promotion of the legal move they name (if
+    /// none, `parse_action` says why with the long form's checks).
+    fn written(&self, from: Square, to: Square) -> moves::Written {
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        let m = legal.into_iter().find(|m| m.from == from && m.to == to);
+        moves::Written {
+            kind: self.piece_at(from).map_or(Kind::Warrior, |p| p.kind),
+            from,
+            to,
+            capture: m.is_some_and(|m| m.is_capture()),
+            promotion: m.is_some_and(|m| m.is_promotion()),
+        }
     }
 }

@@ -56,13 +56,35 @@ pub struct Written {
     pub promotion: bool,
 }
 
+/// The short form chess programs use (UCI's `e2e4`): the from and to
+/// squares, `2e22e3`, optionally `2e2-2e3` / `3f5x2f4`, and `h` or `=H` for a
+/// promotion. The two squares name at most one legal move, so the piece
+/// letter, the capture mark and the promotion are read from it.
+pub fn parse_short(text: &str) -> Option<(Square, Square)> {
+    let t = text.trim().to_ascii_lowercase();
+    if !t.is_ascii() {
+        return None;
+    }
+    let t = t.strip_suffix(['+', '#']).unwrap_or(&t);
+    let t = t
+        .strip_suffix("=h")
+        .or_else(|| t.strip_suffix('h'))
+        .unwrap_or(t);
+    let (from, to) = match t.len() {
+        6 => (&t[..3], &t[3..]),
+        7 if matches!(&t[3..4], "-" | "x") => (&t[..3], &t[4..]),
+        _ => return None,
+    };
+    Some((Square::parse(from)?, Square::parse(to)?))
+}
+
 /// Parse the long notation (case-insensitive; a trailing `+` or `#` is
 /// accepted and ignored).
 pub fn parse(text: &str) -> Result<Written, Error> {
     let t = text.trim();
     let bad = || {
         Error::notation(format!(
-            "`{t}`: expected a move like `W2e2-2e3`, `R3f5x2f4` or `W2c7-2c8=H`"
+            "`{t}`: expected a move like `W2e2-2e3`, `R3f5x2f4`, `W2c7-2c8=H` or `2e22e3`"
         ))
     };
     // Only ASCII from here on, so byte offsets are char boundaries.

@@ -423,3 +423,43 @@ fn notation_marks_check_and_mate_and_rejects_bad_moves() {
         assert!(e.message.contains(why), "{text}: {e}");
     }
 }
+
+#[test]
+fn short_forms_name_the_same_moves_as_the_long_form() {
+    // Every legal move of a few plies of play, written `2e22e3`, `2e2-2e3`
+    // and in capitals, is the move its long form names.
+    let mut g = Dragonchess::new_game(&Options::default()).unwrap();
+    for ply in 0..12 {
+        let legal = g.actions_here();
+        for &m in &legal {
+            let long = plain(&g.action_text(m));
+            let (from, to) = (&long[1..4], &long[5..8]);
+            for short in [
+                format!("{from}{to}"),
+                format!("{from}-{to}"),
+                format!("{from}{to}").to_uppercase(),
+            ] {
+                assert_eq!(g.parse_action(&short), Ok(m), "{short} for {long}");
+            }
+        }
+        g.apply(legal[(ply * 7) % legal.len()]);
+    }
+    // A promotion needs no letter; `h` and `=H` are accepted.
+    let g = game(&with_kings(&[('W', "2c7"), ('u', "2d8")]), 'g');
+    let long = g.parse_action("W2c7x2d8=H").unwrap();
+    for short in ["2c72d8", "2c7x2d8", "2c72d8h", "2c72d8=H", "2c7x2d8=h+"] {
+        assert_eq!(g.parse_action(short), Ok(long), "{short}");
+    }
+    // Refusals say why, as for the long form; nonsense is a notation error.
+    for (text, why) in [
+        ("2c62c7", "no piece"),
+        ("2c72c5", "cannot go"),
+        ("2h82g8", "not Gold's"),
+    ] {
+        let e = g.parse_action(text).unwrap_err();
+        assert!(e.message.contains(why), "{text}: {e}");
+    }
+    for text in ["", "2c7", "2c72d", "2c7/2d8", "9z92d8", "2c72d8q", "ééé2d8"] {
+        assert!(g.parse_action(text).is_err(), "{text}");
+    }
+}
