@@ -5,6 +5,7 @@ import { BoardView } from './board.js';
 import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
+import { verdict } from './hint.js';
 import { t, translateStatic } from './i18n.js';
 import { ChatPanel } from './chat.js';
 import { Clocks } from './clock.js';
@@ -283,8 +284,10 @@ export class GamePage {
         this.el('.status').textContent = t('hint.thinking');
         const h = await api(`/api/games/${id}/hint`, { token: this.turnToken() });
         this.hint = h.action;
-        const best = h.ranked.slice(0, 3).map(([a, v]) => t('hint.ranked', { action: a, percent: Math.round(v * 100) })).join(', ');
-        this.toast(best ? t('hint.withBest', { action: h.action, best }) : t('hint.only', { action: h.action }));
+        const value = h.ranked.find(([a]) => a === h.action)?.[1] ?? 1 / this.g.state.players.length;
+        const says = t('hint.says', { action: h.action, verdict: t(`hint.verdict.${verdict(value, this.g.state.players.length)}`) });
+        const others = h.ranked.map(([a]) => a).filter((a) => a !== h.action).slice(0, 2);
+        this.toast(others.length ? `${says} ${t('hint.others', { actions: others.join(', ') })}` : says);
         this.render();
         return;
       }
