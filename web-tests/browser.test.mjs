@@ -568,8 +568,8 @@ for (const kind of Object.keys(VIEWPORTS)) test(`the game-over panel after a res
 });
 
 /** Start `tabula serve` (TABULA_BIN) on `addr` with database `db`; its URL and process. */
-async function startServer(db, addr = '127.0.0.1:0') {
-  const proc = spawn(process.env.TABULA_BIN, ['serve', '--addr', addr, '--db', db, '--ai-pause-ms', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(db, addr = '127.0.0.1:0', extra = []) {
+  const proc = spawn(process.env.TABULA_BIN, ['serve', '--addr', addr, '--db', db, '--ai-pause-ms', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise((resolve, reject) => {
     const seen = (chunk) => {
@@ -780,4 +780,128 @@ test('a 1+0 game against the AI is lost on time', async () => {
   await page.screenshot({ path: path.join(SHOTS, `lost-on-time-${g.name}.png`) });
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+/** A scripted player: an account of its own, its session cookie, and an
+ * address of its own (the server trusts `X-Forwarded-For` in this test), so
+ * that nine sign-ups from one machine stay within the per-address limit. */
+class Scripted {
+  constructor(base, name, address) { Object.assign(this, { base, name, address, cookie: '' }); }
+
+  async call(method, url, body) {
+    const headers = { origin: this.base, 'x-forwarded-for': this.address, cookie: this.cookie };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const r = await fetch(`${this.base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const set = r.headers.get('set-cookie');
+    if (set) this.cookie = set.split(';')[0];
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${this.name}: ${method} ${url}: ${r.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+}
+
+test('a tavern evening on phones: nine at tables of three, clocks, live standings, every rating moves', { skip: (!has('gildervaik') && 'no gildervaik') || (!process.env.TABULA_BIN && 'needs TABULA_BIN') }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-tavern-'));
+  const server = await startServer(path.join(dir, 'tabula.db'), '127.0.0.1:0', ['--trust-proxy']);
+  const U = server.url;
+  const stamp = Date.now().toString(36).slice(-5);
+  const spec = 'gildervaik(mode=warrior)';
+  const context = await browser.newContext({ ...VIEWPORTS.phone, extraHTTPHeaders: { 'x-forwarded-for': '10.9.1.1' } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    const bards = [];
+    for (let i = 0; i < 8; i++) {
+      const b = new Scripted(U, `bard${i}${stamp}`, `10.9.0.${i + 1}`);
+      await b.call('POST', '/api/account', { username: b.name, password: 'a good password' });
+      bards.push(b);
+    }
+    // The innkeeper sets the evening up: three rounds of tables, 5+3.
+    const { id } = await bards[0].call('POST', '/api/tournaments', {
+      name: `Tavern ${stamp}`, spec, format: 'tables', clock: { initial_s: 300, increment_s: 3 },
+      starts: Date.now() + 12000, rounds: 3,
+    });
+    for (const b of bards) await b.call('POST', `/api/tournaments/${id}/join`);
+    // The ninth joins from her phone.
+    const me = `eir${stamp}`;
+    await page.goto(`${U}/#/login`);
+    await page.fill('#login input[name="username"]', me);
+    await page.fill('#login input[name="password"]', 'a good password');
+    await page.click('#login button[data-act="signup"]');
+    await page.waitForSelector(`#me-link:has-text("${me}")`);
+    await page.goto(`${U}/#/tournament/${id}`);
+    await join(page);
+    // At the start time the tables are drawn: her page shows them and her
+    // game, without a reload.
+    await page.waitForSelector('.yourgame a', { timeout: 30000 });
+    assert.equal(await page.locator('.tournament .list .gamerow').count(), 3);
+    await page.screenshot({ path: path.join(SHOTS, 'tavern-phone.png'), fullPage: true });
+    const byName = new Map(bards.map((b) => [b.name, b]));
+    // Random legal moves for everyone; hers from her page (her session).
+    const playOut = async (game) => {
+      for (let n = 0; n < 2000; n++) {
+        const v = await (await fetch(`${U}/api/games/${game}`)).json();
+        if (v.state.turn.kind === 'over') return;
+        if (n === 0) assert.ok(v.state.clock, 'the game has its clock');
+        if (v.state.turn.kind !== 'player') continue;
+        const who = v.state.players[v.state.turn.seat].user;
+        const action = v.state.legal[Math.floor(Math.random() * v.state.legal.length)];
+        const body = { action, ply: v.state.ply };
+        if (who === me) {
+          await page.evaluate(async ([g, b]) => {
+            await fetch(`/api/games/${g}/move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+          }, [game, body]);
+        } else {
+          await byName.get(who).call('POST', `/api/games/${game}/move`, body).catch(() => {}); // a stale ply is tried again
+        }
+      }
+      throw new Error(`game ${game} never ended`);
+    };
+    for (let round = 1; round <= 3; round++) {
+      let t;
+      for (let i = 0; i < 300; i++) {
+        t = await (await fetch(`${U}/api/tournaments/${id}`)).json();
+        if (t.rounds.length >= round) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const tables = t.rounds[round - 1].games;
+      assert.equal(tables.length, 3, `round ${round}: three tables of three`);
+      await Promise.all(tables.map((g) => playOut(g.id)));
+      // Her standings follow, live: every row has played this round.
+      await page.waitForFunction((r) => {
+        const rows = [...document.querySelectorAll('table.standings tbody tr')];
+        return rows.length === 9 && rows.every((tr) => tr.lastElementChild.textContent.trim() === String(r));
+      }, round, { timeout: 20000 });
+    }
+    await page.waitForFunction(() => !document.querySelector('.yourgame'), null, { timeout: 20000 });
+    await page.screenshot({ path: path.join(SHOTS, 'tavern-standings-phone.png'), fullPage: true });
+    const done = await (await fetch(`${U}/api/tournaments/${id}`)).json();
+    assert.equal(done.status, 'finished');
+    // Nobody met the same player twice over the three rounds.
+    const met = new Set();
+    for (const r of done.rounds) for (const g of r.games) {
+      const names = g.seats.map((x) => x.name).sort();
+      for (const pair of [[0, 1], [0, 2], [1, 2]]) {
+        const key = `${names[pair[0]]}|${names[pair[1]]}`;
+        assert.ok(!met.has(key), `${key} met twice`);
+        met.add(key);
+      }
+    }
+    // Every rating moved: three rated games each, in the pool of the evening.
+    for (const name of [me, ...byName.keys()]) {
+      let p;
+      for (let i = 0; i < 100; i++) {
+        p = await (await fetch(`${U}/api/players/${name}`)).json();
+        if (p.ratings?.[spec]?.games === 3) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(p.ratings?.[spec]?.games, 3, `${name}: ${JSON.stringify(p.ratings)}`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    await stopServer(server.proc);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
