@@ -905,3 +905,90 @@ test('a tavern evening on phones: nine at tables of three, clocks, live standing
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an arena of eight with scripted players: paired as they come free, live standings, one minute', { skip: !process.env.TABULA_BIN && 'needs TABULA_BIN' }, async () => {
+  const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games.find((x) => x.players === 2);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-arena-'));
+  const server = await startServer(path.join(dir, 'tabula.db'), '127.0.0.1:0', ['--trust-proxy']);
+  const U = server.url;
+  const stamp = Date.now().toString(36).slice(-5);
+  const context = await browser.newContext({ ...VIEWPORTS.desktop, extraHTTPHeaders: { 'x-forwarded-for': '10.8.1.1' } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    const players = [];
+    for (let i = 0; i < 7; i++) {
+      const b = new Scripted(U, `ar${i}${stamp}`, `10.8.0.${i + 1}`);
+      await b.call('POST', '/api/account', { username: b.name, password: 'a good password' });
+      players.push(b);
+    }
+    const { id } = await players[0].call('POST', '/api/tournaments', {
+      name: `Arena ${stamp}`, spec: g.name, format: 'arena', clock: { initial_s: 60, increment_s: 0 },
+      starts: Date.now() + 8000, minutes: 1,
+    });
+    for (const b of players) await b.call('POST', `/api/tournaments/${id}/join`);
+    const me = `ara${stamp}`;
+    await page.goto(`${U}/#/login`);
+    await page.fill('#login input[name="username"]', me);
+    await page.fill('#login input[name="password"]', 'a good password');
+    await page.click('#login button[data-act="signup"]');
+    await page.waitForSelector(`#me-link:has-text("${me}")`);
+    await page.goto(`${U}/#/tournament/${id}`);
+    await join(page);
+    // Her own calls go through her page (her session); the others' are scripted.
+    const mine = { name: me, call: (method, url, body) => page.evaluate(async ([m, u, b]) => {
+      const r = await fetch(u, { method: m, headers: { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
+      return r.ok ? r.json() : null;
+    }, [method, url, body]) };
+    const everyone = [mine, ...players];
+    // Each game: a few random moves, then the side to move resigns.
+    const step = async (p) => {
+      const t = await p.call('GET', `/api/tournaments/${id}`).catch(() => null);
+      if (!t?.my_game) return t;
+      const v = await (await fetch(`${U}/api/games/${t.my_game}`)).json();
+      if (!v.state) return t; // published with its wave, created just after
+      if (v.state.turn.kind !== 'player' || v.state.players[v.state.turn.seat].user !== p.name) return t;
+      if (v.state.ply >= 4) await p.call('POST', `/api/games/${t.my_game}/resign`, {}).catch(() => {});
+      else {
+        const action = v.state.legal[Math.floor(Math.random() * v.state.legal.length)];
+        await p.call('POST', `/api/games/${t.my_game}/move`, { action, ply: v.state.ply }).catch(() => {});
+      }
+      return t;
+    };
+    let t;
+    const until = Date.now() + 120000;
+    do {
+      for (const p of everyone) t = (await step(p)) || t;
+      await new Promise((r) => setTimeout(r, 50));
+    } while (t?.status !== 'finished' && Date.now() < until);
+    assert.equal(t.status, 'finished');
+    // Players were paired again as they came free: many waves, several games each.
+    assert.ok(t.rounds.length >= 3, `${t.rounds.length} waves`);
+    assert.ok(t.standings.every((s) => s.played >= 2), JSON.stringify(t.standings));
+    const scores = t.standings.map((s) => s.score);
+    assert.deepEqual([...scores].sort((a, b) => b - a), scores);
+    // Not the same pairs over and over: everyone met at least three others.
+    const opponents = new Map();
+    for (const r of t.rounds) for (const game of r.games) {
+      const [a, b] = game.seats.map((x) => x.name);
+      for (const [x, y] of [[a, b], [b, a]]) opponents.set(x, (opponents.get(x) || new Set()).add(y));
+    }
+    for (const [name, met] of opponents) assert.ok(met.size >= 3, `${name} met only ${[...met]}`);
+    // Her page followed without a reload, to the end.
+    await page.waitForSelector('button[data-act="withdraw"]', { state: 'detached', timeout: 15000 });
+    assert.equal(await page.locator('table.standings tbody tr').count(), 8);
+    await page.waitForFunction((n) => [...document.querySelectorAll('table.standings tbody tr')]
+      .some((tr) => tr.textContent.includes(n)), me);
+    await page.screenshot({ path: path.join(SHOTS, 'arena-desktop.png'), fullPage: true });
+    for (const name of everyone.map((p) => p.name)) {
+      const p = await (await fetch(`${U}/api/players/${name}`)).json();
+      assert.ok(p.ratings?.[g.name]?.games >= 2, `${name}: ${JSON.stringify(p.ratings)}`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    await stopServer(server.proc);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

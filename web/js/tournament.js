@@ -23,6 +23,9 @@ function summaryRow(s) {
   </a>`;
 }
 
+/** Games an arena's page lists (the latest first). */
+const ARENA_RECENT = 30;
+
 export class TournamentsPage {
   constructor(main, catalog, toast, me) {
     Object.assign(this, { main, catalog, toast, me, closed: false });
@@ -159,14 +162,18 @@ export class TournamentPage {
     const rows = v.standings.map((s) => `<tr${s.withdrawn ? ' class="muted"' : ''}>
       <td>${s.rank}</td><td><a href="#/@/${esc(encodeURIComponent(s.name))}">${esc(s.name)}</a>${s.withdrawn ? ` (${esc(t('tournament.withdrawn'))})` : ''}</td>
       <td>${s.rating}</td>      <td>${esc(points(s.score))}</td>${s.tiebreaks.map((x) => `<td>${esc(points(x))}</td>`).join('')}<td>${s.played}</td></tr>`).join('');
-    const rounds = [...v.rounds].reverse().map((r) => `<h3>${esc(t('tournament.round', { number: r.number }))}</h3>
+    // An arena pairs a wave whenever players come free: its many waves are
+    // shown as one list of the latest games.
+    const recent = v.rounds.flatMap((r) => r.games).reverse().slice(0, ARENA_RECENT);
+    const rounds = v.format === 'arena' ? (recent.length ? `<h3>${esc(t('tournament.recent'))}</h3>
+      <div class="list">${recent.map((g) => gameRow(g)).join('')}</div>` : '') : [...v.rounds].reverse().map((r) => `<h3>${esc(t('tournament.round', { number: r.number }))}</h3>
       <div class="list">${r.games.map((g) => gameRow(g)).join('')}
       ${r.byes.length ? `<p class="muted">${esc(t('tournament.byes', { names: r.byes.join(', ') }))}</p>` : ''}</div>`).join('');
     const html = `<section class="lobby tournament">
       <p><a href="#/tournaments">${esc(t('tournament.all'))}</a></p>
       <h1>${esc(v.name)}</h1>
       <p>${esc(v.title)} (${esc(v.spec)}) · ${esc(t(`tournament.formats.${v.format}`))} · ${esc(clockText(v.clock))} · ${esc(length)} · ${esc(v.rated ? t('tournament.ratedTag') : t('tournament.casualTag'))}</p>
-      <p><strong>${esc(status)}</strong> · ${esc(t('tournament.starts', { time: when(v.starts) }))} · ${esc(t('tournament.players', { count: v.count }))} ${action}</p>
+      <p><strong>${esc(status)}</strong> · ${esc(v.status === 'upcoming' ? t('tournament.starts', { time: when(v.starts) }) : t('tournament.started', { time: when(v.starts) }))} · ${esc(t('tournament.players', { count: v.count }))} ${action}</p>
       ${mine}
       <h2>${esc(t('tournament.standings'))}</h2>
       <div class="scroll"><table class="standings" aria-live="polite"><thead><tr><th>#</th><th>${esc(t('tournament.player'))}</th>

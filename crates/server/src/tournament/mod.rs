@@ -30,6 +30,9 @@ fn seed_rating() -> i32 {
 }
 /// Most rounds of a Swiss or tables tournament.
 pub const MAX_ROUNDS: u32 = 30;
+/// How long two arena players who just met wait for someone else to come
+/// free before they are paired again.
+pub const REMATCH_WAIT_MS: i64 = 15_000;
 /// Longest arena, in minutes.
 pub const MAX_MINUTES: u32 = 24 * 60;
 /// How long a tournament whose start time has come waits for enough
@@ -492,6 +495,23 @@ impl Tournament {
         Ok((!games.is_empty()).then_some(games))
     }
 
+    /// Whether the only two players free are the two who just met, and
+    /// others still play: they wait for them (an arena is not a match),
+    /// up to [`REMATCH_WAIT_MS`].
+    fn rematch_can_wait(
+        &self,
+        now: i64,
+        waiting: &[(i64, usize, arena::Waiting)],
+        others_playing: bool,
+    ) -> bool {
+        let [(since_a, _, a), (since_b, _, b)] = waiting else {
+            return false;
+        };
+        let met =
+            a.last_opponent.as_ref() == Some(&b.id) && b.last_opponent.as_ref() == Some(&a.id);
+        met && others_playing && now - (*since_a).max(*since_b) < REMATCH_WAIT_MS
+    }
+
     /// Pair the arena players free now, the longest waiting first.
     fn arena_wave(
         &mut self,
@@ -546,7 +566,7 @@ impl Tournament {
                 },
             ));
         }
-        if waiting.len() < 2 {
+        if waiting.len() < 2 || self.rematch_can_wait(now, &waiting, !busy.is_empty()) {
             return Ok(Vec::new());
         }
         waiting.sort_by_key(|(since, k, _)| (*since, *k));
@@ -878,8 +898,36 @@ mod tests {
         assert_eq!(t.step(1500, &mut ids).expect("step"), None);
         let g = first[0].id.clone();
         assert!(t.record(&g, vec![0, 1], &[], 2000));
-        // Two free players, who just met: the only pair possible.
-        let again = t.step(2001, &mut ids).expect("step").expect("wave");
+        // Two free players who just met, while the others play: they wait
+        // for them a while rather than play again at once...
+        assert_eq!(t.step(2001, &mut ids).expect("step"), None);
+        // ...and when the others come free, nobody meets the same again.
+        let h = first[1].id.clone();
+        assert!(t.record(&h, vec![1, 0], &[], 3000));
+        let wave = t.step(3001, &mut ids).expect("step").expect("wave");
+        assert_eq!(wave.len(), 2);
+        let pair = |g: &NewGame| {
+            let mut p: Vec<String> = g.seats.iter().map(|s| format!("{s:?}")).collect();
+            p.sort();
+            p
+        };
+        for old in &first {
+            assert!(
+                wave.iter().all(|w| pair(w) != pair(old)),
+                "a rematch: {wave:?}"
+            );
+        }
+        // Two who just met, with the others busy, meet again after the wait.
+        let g = wave[0].id.clone();
+        assert!(t.record(&g, vec![0, 1], &[], 4000));
+        assert_eq!(
+            t.step(4000 + REMATCH_WAIT_MS - 1, &mut ids).expect("step"),
+            None
+        );
+        let again = t
+            .step(4000 + REMATCH_WAIT_MS, &mut ids)
+            .expect("step")
+            .expect("wave");
         assert_eq!(again.len(), 1);
         let end = t.ends().expect("end");
         // Games in progress at the end count: it waits for them.
@@ -888,7 +936,7 @@ mod tests {
         assert!(t.step(end + 2, &mut ids).expect("step").is_some());
         assert_eq!(t.status, TournamentStatus::Finished);
         let s = t.standings().expect("standings");
-        assert_eq!(s.iter().map(|x| x.played).sum::<u32>(), 6);
+        assert_eq!(s.iter().map(|x| x.played).sum::<u32>(), 10);
         assert_eq!(
             t.join("u:late", "late", SEED_RATING),
             Err(EntryError::Finished)
