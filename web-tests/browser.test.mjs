@@ -800,23 +800,47 @@ class Scripted {
   }
 }
 
-test('a tavern evening on phones: nine at tables of three, clocks, live standings, every rating moves', { skip: (!has('gildervaik') && 'no gildervaik') || (!process.env.TABULA_BIN && 'needs TABULA_BIN') }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-tavern-'));
+/** A tournament evening on a server of its own that trusts `X-Forwarded-For`:
+ * `n` scripted players signed up, each from its own address in `net`, and a
+ * page on `viewport` signed in as `me`. `close()` stops it all. */
+async function evening(prefix, n, viewport, net) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tabula-${prefix}-`));
   const server = await startServer(path.join(dir, 'tabula.db'), '127.0.0.1:0', ['--trust-proxy']);
   const U = server.url;
   const stamp = Date.now().toString(36).slice(-5);
-  const spec = 'gildervaik(mode=warrior)';
-  const context = await browser.newContext({ ...VIEWPORTS.phone, extraHTTPHeaders: { 'x-forwarded-for': '10.9.1.1' } });
+  const context = await browser.newContext({ ...VIEWPORTS[viewport], extraHTTPHeaders: { 'x-forwarded-for': `${net}.1.1` } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  const close = async () => {
+    await context.close();
+    await stopServer(server.proc);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
   try {
-    const bards = [];
-    for (let i = 0; i < 8; i++) {
-      const b = new Scripted(U, `bard${i}${stamp}`, `10.9.0.${i + 1}`);
+    const players = [];
+    for (let i = 0; i < n; i++) {
+      const b = new Scripted(U, `${prefix}${i}${stamp}`, `${net}.0.${i + 1}`);
       await b.call('POST', '/api/account', { username: b.name, password: 'a good password' });
-      bards.push(b);
+      players.push(b);
     }
+    const me = `${prefix}me${stamp}`;
+    await page.goto(`${U}/#/login`);
+    await page.fill('#login input[name="username"]', me);
+    await page.fill('#login input[name="password"]', 'a good password');
+    await page.click('#login button[data-act="signup"]');
+    await page.waitForSelector(`#me-link:has-text("${me}")`);
+    return { U, stamp, page, errors, players, me, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+test('a tavern evening on phones: nine at tables of three, clocks, live standings, every rating moves', { skip: (!has('gildervaik') && 'no gildervaik') || (!process.env.TABULA_BIN && 'needs TABULA_BIN') }, async () => {
+  const spec = 'gildervaik(mode=warrior)';
+  const { U, stamp, page, errors, players: bards, me, close } = await evening('bard', 8, 'phone', '10.9');
+  try {
     // The innkeeper sets the evening up: three rounds of tables, 5+3.
     const { id } = await bards[0].call('POST', '/api/tournaments', {
       name: `Tavern ${stamp}`, spec, format: 'tables', clock: { initial_s: 300, increment_s: 3 },
@@ -824,12 +848,6 @@ test('a tavern evening on phones: nine at tables of three, clocks, live standing
     });
     for (const b of bards) await b.call('POST', `/api/tournaments/${id}/join`);
     // The ninth joins from her phone.
-    const me = `eir${stamp}`;
-    await page.goto(`${U}/#/login`);
-    await page.fill('#login input[name="username"]', me);
-    await page.fill('#login input[name="password"]', 'a good password');
-    await page.click('#login button[data-act="signup"]');
-    await page.waitForSelector(`#me-link:has-text("${me}")`);
     await page.goto(`${U}/#/tournament/${id}`);
     await join(page);
     // At the start time the tables are drawn: her page shows them and her
@@ -900,40 +918,19 @@ test('a tavern evening on phones: nine at tables of three, clocks, live standing
     }
     assert.deepEqual(errors, []);
   } finally {
-    await context.close();
-    await stopServer(server.proc);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 });
 
 test('an arena of eight with scripted players: paired as they come free, live standings, one minute', { skip: !process.env.TABULA_BIN && 'needs TABULA_BIN' }, async () => {
   const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games.find((x) => x.players === 2);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-arena-'));
-  const server = await startServer(path.join(dir, 'tabula.db'), '127.0.0.1:0', ['--trust-proxy']);
-  const U = server.url;
-  const stamp = Date.now().toString(36).slice(-5);
-  const context = await browser.newContext({ ...VIEWPORTS.desktop, extraHTTPHeaders: { 'x-forwarded-for': '10.8.1.1' } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { U, stamp, page, errors, players, me, close } = await evening('ar', 7, 'desktop', '10.8');
   try {
-    const players = [];
-    for (let i = 0; i < 7; i++) {
-      const b = new Scripted(U, `ar${i}${stamp}`, `10.8.0.${i + 1}`);
-      await b.call('POST', '/api/account', { username: b.name, password: 'a good password' });
-      players.push(b);
-    }
     const { id } = await players[0].call('POST', '/api/tournaments', {
       name: `Arena ${stamp}`, spec: g.name, format: 'arena', clock: { initial_s: 60, increment_s: 0 },
       starts: Date.now() + 8000, minutes: 1,
     });
     for (const b of players) await b.call('POST', `/api/tournaments/${id}/join`);
-    const me = `ara${stamp}`;
-    await page.goto(`${U}/#/login`);
-    await page.fill('#login input[name="username"]', me);
-    await page.fill('#login input[name="password"]', 'a good password');
-    await page.click('#login button[data-act="signup"]');
-    await page.waitForSelector(`#me-link:has-text("${me}")`);
     await page.goto(`${U}/#/tournament/${id}`);
     await join(page);
     // Her own calls go through her page (her session); the others' are scripted.
@@ -987,8 +984,6 @@ test('an arena of eight with scripted players: paired as they come free, live st
     }
     assert.deepEqual(errors, []);
   } finally {
-    await context.close();
-    await stopServer(server.proc);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 });
