@@ -123,6 +123,33 @@ fn fresh_bye_possible(all: &[String], met: &HashSet<Vec<String>>, byes: &HashSet
     })
 }
 
+/// `people[0]` creates the tournament `body` and everyone joins it; its id.
+async fn create_and_join(people: &mut [Browser<'_>], body: Value) -> String {
+    let created = people[0]
+        .expect(StatusCode::OK, "POST", "/api/tournaments", body)
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    for b in people.iter_mut() {
+        b.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            Value::Null,
+        )
+        .await;
+    }
+    id
+}
+
+/// The players by name (`players` names them `<prefix><i>`).
+fn named<'a>(people: Vec<Browser<'a>>, prefix: &str) -> HashMap<String, Browser<'a>> {
+    people
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| (format!("{prefix}{i}"), b))
+        .collect()
+}
+
 fn names_of(game: &Value) -> Vec<String> {
     game["seats"]
         .as_array()
@@ -177,11 +204,7 @@ async fn a_tavern_evening_of_nine_at_tables_of_three() {
         .await;
     }
     srv.app.advance_clock(HOUR);
-    let mut by_name: HashMap<String, Browser> = people
-        .into_iter()
-        .enumerate()
-        .map(|(i, b)| (format!("Bard{i}"), b))
-        .collect();
+    let mut by_name = named(people, "Bard");
     let mut met: HashSet<(String, String)> = HashSet::new();
     for round in 1..=3usize {
         let t = wait_for(&srv, &id, "paired", |t| {
@@ -288,26 +311,13 @@ async fn a_tavern_evening_of_nine_at_tables_of_three() {
 async fn an_arena_of_eight_pairs_free_players_until_its_end() {
     let srv = start(test_registry(), &temp_db("tourney-arena")).await;
     let mut people = players(&srv, "Knight", 8).await;
-    let created = people[0]
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/tournaments",
-            json!({"name": "Blitz arena", "spec": "race", "format": "arena",
+    let id = create_and_join(
+        &mut people,
+        json!({"name": "Blitz arena", "spec": "race", "format": "arena",
                 "clock": {"initial_s": 600, "increment_s": 0}, "starts": now_ms() + HOUR,
                 "minutes": 5}),
-        )
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
-    for b in people.iter_mut() {
-        b.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            Value::Null,
-        )
-        .await;
-    }
+    )
+    .await;
     // Knight7 leaves before the start: never paired.
     people[7]
         .expect(
@@ -345,11 +355,7 @@ async fn an_arena_of_eight_pairs_free_players_until_its_end() {
             Value::Null,
         )
         .await;
-    let mut by_name: HashMap<String, Browser> = people
-        .into_iter()
-        .enumerate()
-        .map(|(i, b)| (format!("Knight{i}"), b))
-        .collect();
+    let mut by_name = named(people, "Knight");
     // Scripted clients: each plays his current game, as long as there is one.
     let mut finished = 0;
     while finished < 16 {
@@ -452,32 +458,15 @@ async fn an_arena_of_eight_pairs_free_players_until_its_end() {
 async fn a_swiss_of_five_gives_byes_and_never_repeats() {
     let srv = start(test_registry(), &temp_db("tourney-swiss")).await;
     let mut people = players(&srv, "Rook", 5).await;
-    let created = people[0]
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/tournaments",
-            json!({"name": "Swiss", "spec": "race", "format": "swiss",
+    let id = create_and_join(
+        &mut people,
+        json!({"name": "Swiss", "spec": "race", "format": "swiss",
                 "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
                 "rounds": 4}),
-        )
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
-    for b in people.iter_mut() {
-        b.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            Value::Null,
-        )
-        .await;
-    }
+    )
+    .await;
     srv.app.advance_clock(HOUR);
-    let mut by_name: HashMap<String, Browser> = people
-        .into_iter()
-        .enumerate()
-        .map(|(i, b)| (format!("Rook{i}"), b))
-        .collect();
+    let mut by_name = named(people, "Rook");
     let mut met = HashSet::new();
     let mut byes = HashSet::new();
     for round in 1..=4usize {
@@ -524,33 +513,16 @@ async fn two_instances_pair_each_round_once() {
     let a = common::start_at(test_registry(), &db, Default::default()).await;
     let b = common::start_at(test_registry(), &db, Default::default()).await;
     let mut people = players(&a, "Pawn", 4).await;
-    let created = people[0]
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/tournaments",
-            json!({"name": "Twin", "spec": "race", "format": "swiss",
+    let id = create_and_join(
+        &mut people,
+        json!({"name": "Twin", "spec": "race", "format": "swiss",
                 "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
                 "rounds": 2}),
-        )
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
-    for p in people.iter_mut() {
-        p.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            Value::Null,
-        )
-        .await;
-    }
+    )
+    .await;
     a.app.advance_clock(HOUR);
     b.app.advance_clock(HOUR);
-    let mut by_name: HashMap<String, Browser> = people
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| (format!("Pawn{i}"), p))
-        .collect();
+    let mut by_name = named(people, "Pawn");
     for round in 1..=2usize {
         let t = wait_for(&b, &id, "paired", |t| {
             t["rounds"].as_array().map_or(0, Vec::len) == round
