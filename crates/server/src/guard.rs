@@ -200,7 +200,7 @@ pub fn origin_allowed(allowed: &[String], origin: &str) -> bool {
 }
 
 /// Count one request against a limit keyed by `key`.
-fn count(limit: &crate::user::limits::Limit, key: &str) -> Result<(), ApiError> {
+pub(crate) fn count(limit: &crate::user::limits::Limit, key: &str) -> Result<(), ApiError> {
     limit
         .check(key)
         .map_err(|wait| ApiError::too_many(limit.what(), wait))

@@ -541,3 +541,26 @@ async fn two_instances_pair_each_round_once() {
     let games = a.get("/api/games").await;
     assert_eq!(games.as_array().map(Vec::len), Some(4), "{games}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_creates_five_tournaments_an_hour() {
+    let srv = start(test_registry(), &temp_db("tourney-limit")).await;
+    let mut people = players(&srv, "Host", 1).await;
+    let body = json!({"name": "Many", "spec": "race", "format": "swiss",
+        "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR, "rounds": 1});
+    // A refused request does not count.
+    let mut bad = body.clone();
+    bad["rounds"] = json!(0);
+    people[0]
+        .expect(StatusCode::BAD_REQUEST, "POST", "/api/tournaments", bad)
+        .await;
+    for _ in 0..5 {
+        people[0]
+            .expect(StatusCode::OK, "POST", "/api/tournaments", body.clone())
+            .await;
+    }
+    let (status, v) = people[0].call("POST", "/api/tournaments", body).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    let list = srv.get("/api/tournaments").await;
+    assert_eq!(list["upcoming"].as_array().map(Vec::len), Some(5));
+}

@@ -126,6 +126,8 @@ impl App {
                 ))
             }
         };
+        // Counted once the request is known to be good.
+        crate::guard::count(&self.limits.tournaments, &me)?;
         let t = Tournament {
             name: name.to_string(),
             spec: game.spec().to_string(),

@@ -70,6 +70,8 @@ pub struct Limits {
     pub moves_address: Limit,
     /// Requests of the bot API per personal token.
     pub bot: Limit,
+    /// Tournaments created per account.
+    pub tournaments: Limit,
 }
 
 impl Default for Limits {
@@ -87,6 +89,7 @@ impl Default for Limits {
             moves: Limit::new("moves", 600, Duration::from_millis(20)),
             moves_address: Limit::new("moves", 2000, Duration::from_millis(5)),
             bot: Limit::new("bot requests", 60, Duration::from_millis(250)),
+            tournaments: Limit::new("new tournaments", 5, Duration::from_secs(3600)),
         }
     }
 }
@@ -106,6 +109,7 @@ impl Limits {
             &self.moves,
             &self.moves_address,
             &self.bot,
+            &self.tournaments,
         ] {
             l.prune();
         }
