@@ -1,16 +1,18 @@
 // The pictures of Dragonchess's 15 pieces, drawn for this project: one
 // silhouette per kind letter on a 20x20 box, filled with the side's colour
-// and outlined (style.css), so that each reads at a phone's cell size. Each
-// entry is path data; `tube` is a centreline drawn as a thick outlined
-// stroke (the Basilisk's body), under `d`; `holes`: the subpaths after
-// the first are cut out (even-odd filling).
+// and outlined (style.css), so that each reads at a phone's cell size. `d`
+// is path data, or a list of it drawn in order (each part over the last);
+// `tube`, drawn first, is a centreline stroked thick and outlined (the
+// Basilisk's body); `holes`: the subpaths after the first are cut out
+// (even-odd filling).
 
 export const PIECE_ART = {
   // Sylph: a butterfly-winged air spirit (round wings, antennae).
   S: {
-    d: 'M10 8C7.5 3 1.5 1.5 1.5 6.5C1.5 9.5 4.5 11 7.5 10.3C5 12.5 4.5 17 7 17C8.7 17 9.6 14.8 10 12.5C10.4 14.8 11.3 17 13 17C15.5 17 15 12.5 12.5 10.3C15.5 11 18.5 9.5 18.5 6.5C18.5 1.5 12.5 3 10 8Z'
-      + 'M10 2.2A1.9 1.9 0 1 1 9.99 2.2Z'
-      + 'M10 7.5C11.2 7.5 11.5 11 11.3 13.5C11.1 15.5 10.6 16.8 10 16.8C9.4 16.8 8.9 15.5 8.7 13.5C8.5 11 8.8 7.5 10 7.5Z',
+    d: [
+      'M10 8C7.5 3 1.5 1.5 1.5 6.5C1.5 9.5 4.5 11 7.5 10.3C5 12.5 4.5 17 7 17C8.7 17 9.6 14.8 10 12.5C10.4 14.8 11.3 17 13 17C15.5 17 15 12.5 12.5 10.3C15.5 11 18.5 9.5 18.5 6.5C18.5 1.5 12.5 3 10 8Z',
+      'M10 1.8A2.1 2.1 0 1 1 9.99 1.8ZM10 7C11.4 7 11.8 11 11.6 13.6C11.4 15.8 10.7 18 10 18C9.3 18 8.6 15.8 8.4 13.6C8.2 11 8.6 7 10 7Z',
+    ],
   },
   // Griffin: an eagle's head, hooked beak, feathered nape.
   G: {
@@ -20,8 +22,10 @@ export const PIECE_ART = {
   },
   // Dragon: bat wings spread, horned head, curled tail.
   R: {
-    d: 'M10 8C12 5 15 3 19.5 2C18.5 5.5 18.8 8.5 19.5 11.5C18 10.5 16.5 10.8 16 12.5C15 11.3 13.2 11.5 12.5 13C11.8 12 11 12 10 12.5C9 12 8.2 12 7.5 13C6.8 11.5 5 11.3 4 12.5C3.5 10.8 2 10.5 0.5 11.5C1.2 8.5 1.5 5.5 0.5 2C5 3 8 5 10 8Z'
-      + 'M10 1.5L11.3 2.6L12.9 1.2L12.4 3.8C11.8 6.5 11.6 9 11.6 11.8C11.6 14.3 13 15.8 15.5 16C14 18.8 9.8 18.4 9 15C8.6 13.3 8.4 11 8.4 9C8.4 7 8 5.5 7.6 3.8L7.1 1.2L8.7 2.6Z',
+    d: [
+      'M10 9.5C12 6.5 15.5 3 19.8 2C19 5.2 19.2 8.5 19.8 11.5C18.3 10.5 16.8 10.8 16.2 12.5C15.2 11.3 13.4 11.5 12.6 13.1L10 11.5L7.4 13.1C6.6 11.5 4.8 11.3 3.8 12.5C3.2 10.8 1.7 10.5 0.2 11.5C0.8 8.5 1 5.2 0.2 2C4.5 3 8 6.5 10 9.5Z',
+      'M10 2.4L11.1 3.3L12.6 1.2L12.4 4.4C12.1 6 12.3 7.6 12.6 9.4C13 12.2 13.4 14.6 15.2 15.8C16.2 16.6 17.6 16.4 18.4 15.6C18.3 18.3 15.8 19.7 13.2 19.1C10.5 18.5 9.2 16.3 8.5 13.8C7.9 11.8 7.4 10 7.5 8.2C7.6 6.8 7.9 5.8 7.6 4.4L7.4 1.2L8.9 3.3Z',
+    ],
   },
   // Warrior: the foot soldier, a pawn in a helmet.
   W: {
@@ -85,9 +89,11 @@ export const PIECE_ART = {
   },
   // Basilisk: a crowned serpent rearing up.
   B: {
-    tube: 'M12.2 6.5C13.5 9 9 10 7 11.5C4.5 13.3 5.5 16 8.5 16.5C11 17 14 16.6 16.5 17.8',
-    d: 'M8.8 4.5C9.6 3 12.4 2.6 14.3 3.6C15.8 4.4 15.4 6.3 13.8 6.9L10 7.2C8.6 6.7 8.3 5.6 8.8 4.5Z'
-      + 'M10 3.9L10.4 1.4L11.3 3.2L12.3 1L12.8 3.2L14 1.6L13.8 3.9Z',
+    tube: 'M12 6.5C14 9.5 8.5 10 6 11.8C3.2 13.8 4.6 17.2 8.2 17.4C11 17.6 14.2 16.4 17.6 17.8',
+    d: [
+      'M9.9 4.1L10.1 1L11.4 3L12.6 0.6L13.3 3L14.8 1.2L14.6 4.2Z',
+      'M7.6 5.2C8.4 3.4 12 2.8 14.4 3.8C16.6 4.8 16.2 7.2 14 7.9L9.4 8.2C7.6 7.6 7 6.5 7.6 5.2Z',
+    ],
   },
   // Elemental: a flame.
   E: {
@@ -96,6 +102,9 @@ export const PIECE_ART = {
       + 'M10 10.6C11.2 12.6 13 13.8 13 16C13 17.6 11.6 18.2 10 18.2C8.4 18.2 7.1 17.4 7.1 15.9C7.1 14 9.1 12.8 10 10.6Z',
   },
 };
+
+/** The parts of a picture, in drawing order. */
+const parts = (art) => [].concat(art.d);
 
 /**
  * SVG of piece `kind` of `side` (0 Gold, 1 Scarlet) in a `size` box at
@@ -106,7 +115,7 @@ export function pieceSvg(kind, side, x, y, size, title, attrs = '') {
   const art = PIECE_ART[kind];
   const s = (size / 20).toFixed(4);
   const inner = art
-    ? `${art.tube ? `<path class="tube-o" d="${art.tube}"/><path class="tube-i" d="${art.tube}"/>` : ''}<path class="art"${art.holes ? ' fill-rule="evenodd"' : ''} d="${art.d}"/>`
+    ? `${art.tube ? `<path class="tube-o" d="${art.tube}"/><path class="tube-i" d="${art.tube}"/>` : ''}${parts(art).map((d) => `<path class="art"${art.holes ? ' fill-rule="evenodd"' : ''} d="${d}"/>`).join('')}`
     : `<text x="10" y="14">${kind}</text>`;
   return `<g class="piece p${side}${kind === 'K' ? ' king' : ''}" data-kind="${kind}"${attrs}>${title ? `<title>${title}</title>` : ''}<g transform="translate(${x} ${y}) scale(${s})">${inner}</g></g>`;
 }
