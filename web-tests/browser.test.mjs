@@ -791,13 +791,23 @@ test('Dragonchess draws a picture for each of its 15 pieces, named for screen re
     const kinds = await page.locator('svg.board .piece').evaluateAll((ps) => [...new Set(ps.map((p) => p.dataset.kind))].sort().join(''));
     assert.equal(kinds, kind === 'desktop' ? [...'SGRWOUHTCMKPDBE'].sort().join('') : [...'WOUHTCMKP'].sort().join(''));
     assert.equal(await page.textContent('svg.board .piece[data-kind="K"] title'), 'K King');
-    assert.equal(await page.locator('svg.board .piece path.art').count(), await page.locator('svg.board .piece').count());
+    assert.ok(await page.locator('svg.board .piece').evaluateAll((ps) => ps.every((p) => p.querySelector('path.art'))));
     assert.equal(await page.locator('.extra .dc-legend-item svg').count(), 15);
     await page.screenshot({ path: path.join(SHOTS, `dragonchess-start-${kind}.png`) });
     assert.deepEqual(errors, []);
     await context.close();
   }
 });
+
+/** Open game `id` and wait until its live channel has sent its first snapshot (later moves are updates). */
+async function openLive(page, id) {
+  const live = new Promise((resolve) => page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    if (String(f.payload).includes('"snapshot"')) resolve();
+  })));
+  await page.goto(`${BASE}/#/game/${id}`);
+  await live;
+  await page.waitForSelector('.game svg.board .piece');
+}
 
 /** Record, on the page, each piece that slides or is captured while the board animates. */
 async function watchSlides(page) {
@@ -816,8 +826,7 @@ test('a move slides its piece and the captured one goes at the end; not with red
   const position = '12/12/12/12/12/12/12/12|w3k7/12/12/12/12/12/12/O3K7|12/12/12/12/12/12/12/12 g 0 1';
   const created = await post('/api/games', { spec: 'dragonchess', position });
   const { context, page, errors } = await newPage('desktop');
-  await page.goto(`${BASE}/#/game/${created.id}`);
-  await page.waitForSelector('.game[data-ply="0"] svg.board .piece');
+  await openLive(page, created.id);
   await watchSlides(page);
   await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'O2a1x2a8' });
   await page.waitForSelector('.game[data-ply="1"]');
@@ -828,12 +837,23 @@ test('a move slides its piece and the captured one goes at the end; not with red
   await page.waitForFunction(() => !document.querySelector('#board.animating'));
   assert.deepEqual(await page.locator('svg.board [data-at="2a8"]').evaluateAll((ps) => ps.map((p) => p.dataset.kind)), ['O']);
   assert.equal(await page.locator('svg.board [data-at="2a1"]').count(), 0);
-  // Scarlet's reply slides too.
+  // Scarlet's reply slides too, until a touch on the board ends it at once.
   const count = () => page.$eval('#board', (b) => Number(b.dataset.animations || 0));
   assert.equal(await count(), 1);
+  await page.evaluate(() => {
+    window.skipped = null;
+    const board = document.getElementById('board');
+    new MutationObserver(() => {
+      if (window.skipped || !board.querySelector('.moving')) return;
+      board.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+      window.skipped = { left: board.querySelectorAll('.moving, .captured').length, running: board.querySelector('svg').getAnimations({ subtree: true }).length };
+    }).observe(board, { subtree: true, childList: true, attributes: true });
+  });
   await post(`/api/games/${created.id}/move`, { token: created.tokens[1].token, action: 'K2e8-2e7' });
   await page.waitForSelector('.game[data-ply="2"]');
   assert.equal(await count(), 2);
+  assert.deepEqual(await page.evaluate(() => window.skipped), { left: 0, running: 0 });
+  assert.equal(await page.locator('svg.board [data-at="2e7"]').count(), 1);
   // Replay: a step back or a jump shows the position; one step forward slides.
   await page.click('[data-nav="first"]');
   await page.click('[data-nav="last"]');
@@ -847,8 +867,7 @@ test('a move slides its piece and the captured one goes at the end; not with red
 
   // Reduced motion: the next move just appears.
   const still = await newPage('desktop', { reducedMotion: 'reduce' });
-  await still.page.goto(`${BASE}/#/game/${created.id}`);
-  await still.page.waitForSelector('.game[data-ply="2"] svg.board .piece');
+  await openLive(still.page, created.id);
   await watchSlides(still.page);
   await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'O2a8-2a7' });
   await still.page.waitForSelector('.game[data-ply="3"]');

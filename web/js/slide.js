@@ -15,8 +15,14 @@ export function motionAllowed() {
   return !reducedMotion?.matches;
 }
 
-/** A cell's centre in its own user space (where its piece is drawn too). */
+/**
+ * A cell's centre in its own user space (where its piece is drawn too):
+ * its target marker's, which each board puts where its pieces stand (a
+ * triangle's centroid), else the middle of its shape.
+ */
 function centre(cell) {
+  const mark = cell.querySelector('circle.mark');
+  if (mark) return [mark.cx.baseVal.value, mark.cy.baseVal.value];
   const b = (cell.firstElementChild || cell).getBBox();
   return [b.x + b.width / 2, b.y + b.height / 2];
 }
