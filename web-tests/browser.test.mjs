@@ -42,8 +42,8 @@ after(async () => {
 
 const catalog = await (await fetch(`${BASE}/api/catalog`)).json();
 
-async function newPage(kind) {
-  const context = await browser.newContext(VIEWPORTS[kind]);
+async function newPage(kind, options = {}) {
+  const context = await browser.newContext({ ...VIEWPORTS[kind], ...options });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -780,6 +780,102 @@ test('a 1+0 game against the AI is lost on time', async () => {
   await page.screenshot({ path: path.join(SHOTS, `lost-on-time-${g.name}.png`) });
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('Dragonchess draws a picture for each of its 15 pieces, named for screen readers, and a legend', { skip: !has('dragonchess') }, async () => {
+  const created = await post('/api/games', { spec: 'dragonchess' });
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page, errors } = await newPage(kind);
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game svg.board .piece');
+    const kinds = await page.locator('svg.board .piece').evaluateAll((ps) => [...new Set(ps.map((p) => p.dataset.kind))].sort().join(''));
+    assert.equal(kinds, kind === 'desktop' ? [...'SGRWOUHTCMKPDBE'].sort().join('') : [...'WOUHTCMKP'].sort().join(''));
+    assert.equal(await page.textContent('svg.board .piece[data-kind="K"] title'), 'K King');
+    assert.ok(await page.locator('svg.board .piece').evaluateAll((ps) => ps.every((p) => p.querySelector('path.art'))));
+    assert.equal(await page.locator('.extra .dc-legend-item svg').count(), 15);
+    await page.screenshot({ path: path.join(SHOTS, `dragonchess-start-${kind}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+/** Open game `id` and wait until its live channel has sent its first snapshot (later moves are updates). */
+async function openLive(page, id) {
+  const live = new Promise((resolve) => page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    if (String(f.payload).includes('"snapshot"')) resolve();
+  })));
+  await page.goto(`${BASE}/#/game/${id}`);
+  await live;
+  await page.waitForSelector('.game svg.board .piece');
+}
+
+/** Record, on the page, each piece that slides or is captured while the board animates. */
+async function watchSlides(page) {
+  await page.evaluate(() => {
+    window.slid = [];
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('#board .moving, #board .captured')) {
+        window.slid.push({ at: el.dataset.at, cls: el.classList.contains('moving') ? 'moving' : 'captured', running: el.getAnimations().length });
+      }
+    }).observe(document.getElementById('board'), { subtree: true, childList: true, attributes: true });
+  });
+}
+
+test('a move slides its piece and the captured one goes at the end; not with reduced motion, nor far back in the replay', { skip: !has('dragonchess') }, async () => {
+  // Gold's Oliphant takes the Scarlet Warrior at 2a8 (check), Scarlet's King steps away.
+  const position = '12/12/12/12/12/12/12/12|w3k7/12/12/12/12/12/12/O3K7|12/12/12/12/12/12/12/12 g 0 1';
+  const created = await post('/api/games', { spec: 'dragonchess', position });
+  const { context, page, errors } = await newPage('desktop');
+  await openLive(page, created.id);
+  await watchSlides(page);
+  await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'O2a1x2a8' });
+  await page.waitForSelector('.game[data-ply="1"]');
+  const slid = await page.evaluate(() => window.slid);
+  assert.ok(slid.some((s) => s.cls === 'moving' && s.at === '2a8' && s.running > 0), JSON.stringify(slid));
+  assert.ok(slid.some((s) => s.cls === 'captured' && s.at === '2a8'), JSON.stringify(slid));
+  // At the end the board is the new position: one piece on 2a8, the Oliphant.
+  await page.waitForFunction(() => !document.querySelector('#board.animating'));
+  assert.deepEqual(await page.locator('svg.board [data-at="2a8"]').evaluateAll((ps) => ps.map((p) => p.dataset.kind)), ['O']);
+  assert.equal(await page.locator('svg.board [data-at="2a1"]').count(), 0);
+  // Scarlet's reply slides too, until a touch on the board ends it at once.
+  const count = () => page.$eval('#board', (b) => Number(b.dataset.animations || 0));
+  assert.equal(await count(), 1);
+  await page.evaluate(() => {
+    window.skipped = null;
+    const board = document.getElementById('board');
+    new MutationObserver(() => {
+      if (window.skipped || !board.querySelector('.moving')) return;
+      board.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+      window.skipped = { left: board.querySelectorAll('.moving, .captured').length, running: board.querySelector('svg').getAnimations({ subtree: true }).length };
+    }).observe(board, { subtree: true, childList: true, attributes: true });
+  });
+  await post(`/api/games/${created.id}/move`, { token: created.tokens[1].token, action: 'K2e8-2e7' });
+  await page.waitForSelector('.game[data-ply="2"]');
+  assert.equal(await count(), 2);
+  assert.deepEqual(await page.evaluate(() => window.skipped), { left: 0, running: 0 });
+  assert.equal(await page.locator('svg.board [data-at="2e7"]').count(), 1);
+  // Replay: a step back or a jump shows the position; one step forward slides.
+  await page.click('[data-nav="first"]');
+  await page.click('[data-nav="last"]');
+  await page.click('[data-nav="prev"]');
+  await page.click('[data-nav="first"]');
+  assert.equal(await count(), 2);
+  await page.click('[data-nav="next"]');
+  assert.equal(await count(), 3);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // Reduced motion: the next move just appears.
+  const still = await newPage('desktop', { reducedMotion: 'reduce' });
+  await openLive(still.page, created.id);
+  await watchSlides(still.page);
+  await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'O2a8-2a7' });
+  await still.page.waitForSelector('.game[data-ply="3"]');
+  assert.deepEqual(await still.page.evaluate(() => window.slid), []);
+  assert.equal(await still.page.$eval('#board', (b) => b.dataset.animations), undefined);
+  assert.equal(await still.page.locator('svg.board [data-at="2a7"]').count(), 1);
+  assert.deepEqual(still.errors, []);
+  await still.context.close();
 });
 
 /** A scripted player: an account of its own, its session cookie, and an

@@ -4,6 +4,7 @@
 // server and the module only maps action text to cells.
 import { t } from './i18n.js';
 import { esc } from './util.js';
+import { slide, motionAllowed } from './slide.js';
 
 /** A clickable cell: its shape, and a marker shown when it is a target. */
 export function cell(key, shape, cx, cy, r, extra = '') {
@@ -23,6 +24,10 @@ export class BoardView {
     this.moves = new Map(); // from key -> [{to, action, label}]
     this.view = {};
     this.els = new Map();
+    this.animation = null;
+    // Any touch or key on the board ends a move animation at once.
+    host.addEventListener('pointerdown', () => this.finishAnimation(), true);
+    host.addEventListener('keydown', () => this.finishAnimation(), true);
     host.addEventListener('pointerdown', (e) => this.pointerDown(e));
     host.addEventListener('pointerup', (e) => this.pointerUp(e));
     // A touch that turns into panning (zoomed board) sends no click.
@@ -40,14 +45,21 @@ export class BoardView {
 
   /**
    * pos: position string; legal: actions playable by this browser now;
-   * last: the actions of the last turn (one action text or a list).
+   * last: the actions of the last turn (one action text or a list);
+   * steps: the actions that led from the position on screen to `pos`, to
+   * animate (none: `pos` just appears).
    */
-  show({ pos, legal = [], last = null, hint = null, check = false, view = {} }) {
+  show({ pos, legal = [], last = null, hint = null, check = false, view = {}, steps = [] }) {
+    this.finishAnimation();
     this.view = { ...this.view, ...view };
     const model = this.game.parse(pos);
+    const moves = steps.map((a) => this.game.locate(a)).filter(Boolean);
+    const animate = moves.length > 0 && motionAllowed();
+    const before = animate ? new Map([...this.host.querySelectorAll('[data-at]')].map((el) => [el.dataset.at, el])) : null;
     this.host.innerHTML = this.game.draw(model, this.view);
     this.els = new Map();
     for (const el of this.host.querySelectorAll('[data-key]')) this.els.set(el.dataset.key, el);
+    if (animate) this.animation = slide(this.host, this.els, moves, before);
     this.moves = new Map();
     for (const action of legal) {
       const at = this.game.locate(action);
@@ -61,6 +73,13 @@ export class BoardView {
     if (king) this.els.get(king)?.classList.add('incheck');
     if (!this.moves.has(this.selected)) this.selected = null;
     this.paint();
+  }
+
+  /** End a running move animation: the pieces stand where `show` put them. */
+  finishAnimation() {
+    const a = this.animation;
+    this.animation = null;
+    a?.finish();
   }
 
   mark(action, cls) {

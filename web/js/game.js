@@ -20,6 +20,7 @@ export class GamePage {
     this.toast = toast;
     this.g = null;
     this.viewPly = null; // null = live
+    this.steps = []; // the actions the next board drawing animates
     this.hint = null;
     this.flip = null;
     this.level = 2;
@@ -91,6 +92,9 @@ export class GamePage {
     const before = this.g;
     const history = before && msg.from > 0 ? before.history.slice(0, msg.from).concat(msg.history) : msg.history;
     const fresh = msg.from === 0 ? [] : msg.history;
+    // Animate what was just played onto the live board (not a take-back).
+    const follows = live && this.viewPly === null && before && msg.from === before.history.length;
+    this.steps = follows ? msg.history.filter((e) => e.actor !== null).map((e) => e.text) : [];
     this.g = { ...msg, history };
     this.clocks.update(msg.state.clock);
     this.notifyTurn(before, msg);
@@ -354,6 +358,10 @@ export class GamePage {
   seek(ply) {
     const n = this.g.history.length;
     const p = Math.max(0, Math.min(n, ply));
+    // One step forward slides its piece; a jump further just shows the position.
+    const shown = this.viewPly ?? n;
+    const entry = this.g.history[shown];
+    this.steps = p === shown + 1 && entry.actor !== null ? [entry.text] : [];
     this.viewPly = p === n ? null : p;
     this.render();
   }
@@ -490,7 +498,9 @@ export class GamePage {
       hint: live ? this.hint : null,
       check: !!last?.check,
       view: { flip: this.flipped(), turn: this.zoneTurn(), level, narrow: narrow.matches },
+      steps: this.steps,
     });
+    this.steps = [];
     this.tabs();
   }
 

@@ -5,6 +5,7 @@
 import { cell } from '../board.js';
 import { t } from '../i18n.js';
 import { esc } from '../util.js';
+import { pieceSvg } from './dragonchess-pieces.js';
 
 const FILES = 'abcdefghijkl';
 const U = 10;
@@ -57,6 +58,7 @@ export default {
     const shown = view.level ? LEVELS.filter((l) => l.n === view.level) : LEVELS;
     const w = shown.length * 12 * U + (shown.length - 1) * GAP;
     let out = `<svg class="board dragonchess" viewBox="-6 -9 ${w + 8} ${8 * U + 16}" role="img" aria-label="${esc(t('dragonchess.boardLabel'))}">`;
+    let pieces = ''; // drawn after every square, so that a moving piece passes over them
     shown.forEach((lv, i) => {
       const ox = i * (12 * U + GAP);
       out += `<text class="lvname" x="${ox + 6 * U}" y="-3">${lv.n} · ${esc(lv.name)}</text>`;
@@ -69,9 +71,7 @@ export default {
           const key = `${lv.n}${FILES[f]}${r}`;
           out += cell(key, `<rect class="sq ${light}" x="${x}" y="${y}" width="${U}" height="${U}"/>`, x + U / 2, y + U / 2, 1.8);
           const p = model.pieces.get(key);
-          if (p) {
-            out += `<g class="piece p${p.side}${p.kind === 'K' ? ' king' : ''}"><circle cx="${x + U / 2}" cy="${y + U / 2}" r="4.2"/><text x="${x + U / 2}" y="${y + U / 2 + 2}">${p.kind}</text></g>`;
-          }
+          if (p) pieces += pieceSvg(p.kind, p.side, x + 0.7, y + 0.7, U - 1.4, esc(`${p.kind} ${pieceName(p.kind)}`), ` data-at="${key}"`);
         }
       }
       out += '</g>';
@@ -85,11 +85,12 @@ export default {
         out += `<text class="coord" x="${ox - 2.6}" y="${y}">${r}</text>`;
       }
     });
-    return out + '</svg>';
+    return `${out}<g class="pieces">${pieces}</g></svg>`;
   },
 
+  /** The legend: each piece's picture, letter and name. */
   extra() {
-    const legend = [...PIECES].map((p) => `${p} ${pieceName(p)}`).join(' · ');
-    return `<span class="muted">${esc(legend)}</span>`;
+    const items = [...PIECES].map((p) => `<span class="dc-legend-item"><svg class="dc-piece p0" viewBox="0 0 20 20" aria-hidden="true">${pieceSvg(p, 0, 0, 0, 20, '')}</svg>${esc(`${p} ${pieceName(p)}`)}</span>`);
+    return `<span class="dc-legend muted">${items.join(' ')}</span>`;
   },
 };

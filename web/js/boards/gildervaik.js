@@ -85,7 +85,7 @@ export default {
       const r = ROWS.indexOf(name[0]);
       const c = Number(name.slice(1)) - 1;
       const [cx, cy] = centre(r, c);
-      out += `<circle class="pawn p${p}" cx="${cx.toFixed(2)}" cy="${cy.toFixed(2)}" r="2.1"/>`;
+      out += `<circle class="pawn p${p}" data-at="${name}" cx="${cx.toFixed(2)}" cy="${cy.toFixed(2)}" r="2.1"/>`;
     }
     // The row letters, beside each row's first cell, upright whatever the turn.
     for (let r = 0; r < 10; r++) {

@@ -109,7 +109,7 @@ export default {
     for (const [name, p] of model.pieces) {
       const [x, y] = sq(name);
       const acted = model.acted.has(name) ? ' acted' : '';
-      out += `<g class="piece p${p.side}${acted}" aria-label="${esc(pieceName(p.kind))}"><circle cx="${px(x) + U / 2}" cy="${py(y) + U / 2}" r="3.8"/><text x="${px(x) + U / 2}" y="${py(y) + U / 2 + 2}">${GLYPH[p.kind] || p.kind}</text></g>`;
+      out += `<g class="piece p${p.side}${acted}" data-at="${name}" aria-label="${esc(pieceName(p.kind))}"><circle cx="${px(x) + U / 2}" cy="${py(y) + U / 2}" r="3.8"/><text x="${px(x) + U / 2}" y="${py(y) + U / 2 + 2}">${GLYPH[p.kind] || p.kind}</text></g>`;
     }
     // Points: the King's, and every point a King could step to.
     for (let X = 1; X <= 17; X++) {
@@ -124,7 +124,7 @@ export default {
       const [x, y] = sq(k.point.slice(0, -1));
       const cx = flip ? (17 - x) * U : (x + 1) * U;
       const cy = flip ? (y + 1) * U : (17 - y) * U;
-      out += `<g class="king p${k.side}"><circle class="quad" cx="${cx}" cy="${cy}" r="9"/><circle cx="${cx}" cy="${cy}" r="5.5"/><text x="${cx}" y="${cy + 2.6}">♔</text></g>`;
+      out += `<g class="king p${k.side}" data-at="${k.point}"><circle class="quad" cx="${cx}" cy="${cy}" r="9"/><circle cx="${cx}" cy="${cy}" r="5.5"/><text x="${cx}" y="${cy + 2.6}">♔</text></g>`;
     }
     return out + '</svg>';
   },

@@ -125,7 +125,7 @@ export default {
     model.p.forEach((list, side) => {
       for (const c of list) {
         const [x, y] = xy(c, flip, tall);
-        out += `<circle class="pawn p${side}" cx="${x + U / 2 + 0.4}" cy="${y + U / 2 + 0.6}" r="3.1"/>`;
+        out += `<circle class="pawn p${side}" data-at="${c}" cx="${x + U / 2 + 0.4}" cy="${y + U / 2 + 0.6}" r="3.1"/>`;
       }
     });
     return out + '</svg>';
