@@ -1083,3 +1083,16 @@ test('an arena of eight with scripted players: paired as they come free, live st
     await close();
   }
 });
+
+test('the first move of a game is announced to screen readers, as every later one', async () => {
+  const g = catalog.games.find((x) => x.players === 2 && !x.game_type.chance) || catalog.games[0];
+  const created = await post('/api/games', { spec: g.name });
+  const { context, page, errors } = await newPage('desktop');
+  await openLive(page, created.id);
+  const view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  const first = view.state.legal[0];
+  await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: first });
+  await page.waitForFunction((a) => document.querySelector('.announce')?.textContent.includes(a), first, { timeout: 10000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

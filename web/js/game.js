@@ -91,7 +91,9 @@ export class GamePage {
   apply(msg, live) {
     const before = this.g;
     const history = before && msg.from > 0 ? before.history.slice(0, msg.from).concat(msg.history) : msg.history;
-    const fresh = msg.from === 0 ? [] : msg.history;
+    // What was just played: an update that continues the history we hold
+    // (the first move too); a take-back rewrites it, and announces nothing.
+    const fresh = live && before && msg.from === before.history.length ? msg.history : [];
     // Animate what was just played onto the live board (not a take-back).
     const follows = live && this.viewPly === null && before && msg.from === before.history.length;
     this.steps = follows ? msg.history.filter((e) => e.actor !== null).map((e) => e.text) : [];
