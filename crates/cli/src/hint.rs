@@ -90,6 +90,7 @@ pub fn run(args: Args) -> CmdResult {
             "value": choice.value,
             "pv": choice.pv,
             "nodes": choice.nodes,
+            "depth": choice.depth,
             "threads": args.threads,
             "seconds": seconds,
             "ranked": ranked,
