@@ -21,6 +21,13 @@ pub struct Limits {
     /// Multiplies the agent's own time when `time` is not given: a
     /// ladder of levels can be played at a fraction of their budgets.
     pub time_scale: Option<f64>,
+    /// Threads searching one decision; `None` is 1. With 1 a search is
+    /// exactly as before threads existed (reproducible at fixed nodes).
+    pub threads: Option<usize>,
+    /// Size of the alpha-beta/expectimax transposition table in MB
+    /// (rounded down to a power of two of entries); `None` is the
+    /// built-in 8 MB. A new size starts a new table.
+    pub hash_mb: Option<usize>,
 }
 
 impl Limits {
@@ -39,6 +46,16 @@ impl Limits {
     }
 }
 
+/// Sets its flag when dropped: the main thread of a search stops its
+/// helpers however it ends, even by a panic.
+pub(crate) struct StopOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// The budget of one running search.
 ///
 /// Time is the hard limit: agents poll [`Budget::exhausted`] often enough
@@ -51,6 +68,10 @@ pub struct Budget {
     deadline: Option<Instant>,
     iterations: Option<u64>,
     cancel: Option<Arc<AtomicBool>>,
+    /// Set when the main thread of a search is done: helpers stop.
+    stop: Option<Arc<AtomicBool>>,
+    threads: usize,
+    hash_mb: Option<usize>,
 }
 
 impl Budget {
@@ -68,7 +89,32 @@ impl Budget {
             deadline: time.map(|t| start + t.mul_f64(DEADLINE_SHARE)),
             iterations,
             cancel: limits.cancel.clone().or_else(|| defaults.cancel.clone()),
+            stop: None,
+            threads: limits.threads.or(defaults.threads).unwrap_or(1).max(1),
+            hash_mb: limits.hash_mb.or(defaults.hash_mb),
         }
+    }
+
+    /// The budget of a helper thread: the same deadline and cancel flag, no
+    /// iteration limit of its own (nodes are counted by the main thread),
+    /// and `stop`, which the main thread sets when it is done.
+    pub fn helper(&self, stop: Arc<AtomicBool>) -> Budget {
+        Budget {
+            iterations: None,
+            stop: Some(stop),
+            threads: 1,
+            ..self.clone()
+        }
+    }
+
+    /// Threads this decision may use (at least 1).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The transposition table size asked for, in MB.
+    pub fn hash_mb(&self) -> Option<usize> {
+        self.hash_mb
     }
 
     /// No limit at all: for searches bounded otherwise (fixed depth).
@@ -84,9 +130,10 @@ impl Budget {
     }
 
     pub fn cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
+        [&self.cancel, &self.stop]
+            .into_iter()
+            .flatten()
+            .any(|c| c.load(Ordering::Relaxed))
     }
 
     /// Fraction of the time budget used, when there is one.

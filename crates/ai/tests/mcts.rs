@@ -103,3 +103,41 @@ fn the_tree_is_reused_for_the_next_move() {
         second.nodes
     );
 }
+
+/// `decide` on `threads` threads (root parallelism).
+fn decide_on<G: tabula_core::Evaluate>(
+    cfg: MctsConfig,
+    g: &G,
+    iterations: u64,
+    threads: usize,
+) -> tabula_ai::Decision<G> {
+    let limits = Limits {
+        threads: Some(threads),
+        ..Limits::iterations(iterations)
+    };
+    let mut agent = MctsAgent::<G>::new("mcts", cfg, limits.clone(), 7);
+    agent.decide(g, &Budget::new(&limits, &limits)).unwrap()
+}
+
+#[test]
+fn root_parallel_mcts_finds_the_same_wins() {
+    for pile in [5, 6, 7, 9] {
+        let d = decide_on(MctsConfig::mcts(), &Nim::new(2, false, pile), 4000, 2);
+        assert_eq!(d.action, NimAct::Take(pile % 4), "pile {pile}");
+        assert_eq!(d.value, 1.0, "the solver proves pile {pile}");
+    }
+    let d = decide_on(MctsConfig::mcts(), &Nim::new(3, false, 3), 500, 3);
+    assert_eq!(d.action, NimAct::Take(3));
+    let block = Ttt::from_rows("xx./o../...");
+    let d = decide_on(MctsConfig::mcts(), &block, 2000, 2);
+    assert_eq!(d.action, 2);
+    assert!(d.nodes > 0);
+    assert_eq!(d.pv[0], d.action);
+    assert!(d.ranked.iter().any(|r| r.0 == d.action));
+    let mut g = DiceRace::new_game(&()).unwrap();
+    g.apply(RaceAct::Roll(1));
+    let d = decide_on(MctsConfig::mcts(), &g, 2000, 2);
+    assert!(g.actions_here().contains(&d.action));
+    // The main thread counts its iterations; the helpers add theirs.
+    assert!(d.nodes >= 2000, "{} nodes", d.nodes);
+}

@@ -6,6 +6,9 @@ mod common;
 use common::{DiceRace, Nim, NimAct, RaceAct, Ttt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tabula_ai::value::{expected, outcome_score, static_score};
 use tabula_ai::{Agent, Budget, Limits, SearchAgent, SearchConfig};
 use tabula_core::{sample_chance, Evaluate, Game, Player, Turn};
@@ -205,4 +208,95 @@ fn alphabeta_refuses_dice_and_three_players() {
         .decide(&Nim::new(3, false, 9), &Budget::unlimited())
         .unwrap_err();
     assert!(e.message.contains("two-player"), "{e}");
+}
+
+/// An unlimited budget on `threads` threads, optionally cancelled by `cancel`.
+fn threaded(threads: usize, cancel: Option<Arc<AtomicBool>>) -> Budget {
+    let limits = Limits {
+        threads: Some(threads),
+        cancel,
+        ..Limits::default()
+    };
+    Budget::new(&limits, &Limits::default())
+}
+
+#[test]
+fn lazy_smp_finds_the_forced_wins_the_single_thread_finds() {
+    let two = threaded(2, None);
+    let mut agent = SearchAgent::<Ttt>::new("ab", SearchConfig::alphabeta(), Limits::default());
+    let win = Ttt::from_rows("xx./oo./...");
+    assert_eq!(agent.decide(&win, &two).unwrap().action, 2);
+    let block = Ttt::from_rows("xx./o../...");
+    assert_eq!(agent.decide(&block, &two).unwrap().action, 2);
+    let fork = Ttt::from_rows("xo./.../...");
+    let d = agent.decide(&fork, &two).unwrap();
+    assert_eq!(d.value, 1.0);
+    assert!(fork.actions_here().contains(&d.action));
+    let d = agent.decide(&Ttt::start(), &threaded(3, None)).unwrap();
+    assert_eq!(d.value, 0.5, "tic-tac-toe is a draw on three threads too");
+
+    let mut nim = SearchAgent::<Nim>::new("ab", SearchConfig::alphabeta(), Limits::default());
+    for pile in [5, 6, 7, 9, 10, 11] {
+        let d = nim.decide(&Nim::new(2, false, pile), &two).unwrap();
+        assert_eq!(d.action, NimAct::Take(pile % 4), "pile {pile}");
+        assert_eq!(d.value, 1.0);
+    }
+    let d = nim.decide(&Nim::mid_turn(5, 1), &two).unwrap();
+    assert_eq!(d.action, NimAct::Take(1));
+
+    let mut g = DiceRace::at([2, 1], 0, 0);
+    g.apply(RaceAct::Roll(2));
+    let mut em = SearchAgent::<DiceRace>::new("em", SearchConfig::expectimax(), Limits::default());
+    let d = em.decide(&g, &two).unwrap();
+    assert_eq!(d.action, RaceAct::Run);
+    assert_eq!(d.value, 1.0);
+}
+
+#[test]
+fn lazy_smp_plays_legal_moves_and_stops_when_cancelled() {
+    let start = DiceRace::new_game(&()).unwrap();
+    let mut em = SearchAgent::<DiceRace>::new("em", SearchConfig::expectimax(), Limits::default());
+    for g in random_positions(&start, 10, 8, 5) {
+        // Cancelled before it starts, and cancelled while it runs.
+        let cancel = Arc::new(AtomicBool::new(true));
+        let d = em.decide(&g, &threaded(2, Some(cancel))).unwrap();
+        assert!(g.actions_here().contains(&d.action));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let budget = threaded(2, Some(Arc::clone(&cancel)));
+        let started = Instant::now();
+        let d = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(20));
+                cancel.store(true, Ordering::Relaxed);
+            });
+            em.decide(&g, &budget).unwrap()
+        });
+        assert!(started.elapsed() < Duration::from_secs(5), "ignored cancel");
+        assert!(g.actions_here().contains(&d.action));
+    }
+    // A fixed iteration count bounds the main thread; helpers stop with it.
+    let limits = Limits {
+        threads: Some(2),
+        ..Limits::iterations(2_000)
+    };
+    let g = Nim::new(2, false, 60);
+    let mut ab = SearchAgent::<Nim>::new("ab", SearchConfig::alphabeta(), Limits::default());
+    let d = ab.decide(&g, &Budget::new(&limits, &limits)).unwrap();
+    assert!(g.actions_here().contains(&d.action));
+}
+
+#[test]
+fn one_thread_searches_exactly_as_before() {
+    // Same nodes and moves whether threads is unset or 1.
+    let g = Nim::new(2, false, 30);
+    let run = |threads: Option<usize>| {
+        let limits = Limits {
+            threads,
+            ..Limits::iterations(5_000)
+        };
+        let mut ab = SearchAgent::<Nim>::new("ab", SearchConfig::alphabeta(), Limits::default());
+        let d = ab.decide(&g, &Budget::new(&limits, &limits)).unwrap();
+        (d.action, d.nodes, d.depth, d.pv)
+    };
+    assert_eq!(run(None), run(Some(1)));
 }

@@ -28,7 +28,8 @@ pub struct Args {
     spec: String,
     /// One agent per seat, comma-separated: random, greedy, uct, mcts,
     /// alphabeta, expectimax, level1 ... level8; `NAME@SECONDS` gives that
-    /// agent its own thinking time (e.g. `mcts@0.4,mcts@0.1`).
+    /// agent its own thinking time (e.g. `mcts@0.4,mcts@0.1`), and a
+    /// `:THREADS` suffix its own search threads (`alphabeta@0.5:2`).
     #[arg(long)]
     agents: String,
     /// Number of games (rounded up to whole blocks of seatings).
@@ -52,9 +53,13 @@ pub struct Args {
     /// Save the record of every game in this directory.
     #[arg(long)]
     records: Option<PathBuf>,
-    /// Parallel games (default: the available cores).
+    /// Parallel games (default: the available cores over the most search
+    /// threads of an agent).
     #[arg(long)]
     threads: Option<usize>,
+    /// Search threads of every agent without a `:THREADS` of its own.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=crate::hint::MAX_THREADS))]
+    agent_threads: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Print one JSON object instead of the table.
@@ -122,7 +127,7 @@ pub fn run(args: Args) -> CmdResult {
     }
     let agents = names
         .iter()
-        .map(|n| agent_entry(n, time, args.time_scale))
+        .map(|n| agent_entry(n, time, args.time_scale, args.agent_threads as usize))
         .collect::<Result<Vec<_>, _>>()?;
     for (kind, _) in &agents {
         tabula_games::make_agent(start.as_ref(), *kind, 0).map_err(|e| e.to_string())?;
@@ -141,9 +146,16 @@ pub fn run(args: Args) -> CmdResult {
     let seatings = permutations(players);
     let blocks = args.games.div_ceil(seatings.len());
     let total = blocks * seatings.len();
+    let most_agent_threads = agents
+        .iter()
+        .filter_map(|(_, l)| l.threads)
+        .max()
+        .unwrap_or(1);
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get()) / most_agent_threads
+        })
         .clamp(1, total);
     let m = Match {
         spec: &args.spec,
@@ -345,14 +357,28 @@ pub fn run(args: Args) -> CmdResult {
     Ok(())
 }
 
-/// `NAME` or `NAME@SECONDS`: the agent and its limits (`time` from
-/// `--time` unless the entry gives its own; `time_scale` applies to the
-/// agent's own time when neither does).
+/// `NAME`, `NAME@SECONDS`, either with `:THREADS`: the agent and its
+/// limits (`time` from `--time` unless the entry gives its own;
+/// `time_scale` applies to the agent's own time when neither does;
+/// `threads` unless the entry gives its own).
 fn agent_entry(
     entry: &str,
     time: Option<Duration>,
     time_scale: Option<f64>,
+    threads: usize,
 ) -> Result<(AgentKind, Limits), String> {
+    let (entry, threads) = match entry.split_once(':') {
+        None => (entry, threads),
+        Some((rest, n)) => match n.parse::<usize>() {
+            Ok(n) if (1..=crate::hint::MAX_THREADS as usize).contains(&n) => (rest, n),
+            _ => {
+                return Err(format!(
+                    "`{entry}`: the threads after : must be 1 to {}, e.g. alphabeta:2",
+                    crate::hint::MAX_THREADS
+                ))
+            }
+        },
+    };
     let (name, time) = match entry.split_once('@') {
         None => (entry, time),
         Some((name, secs)) => {
@@ -368,6 +394,7 @@ fn agent_entry(
         Limits {
             time,
             time_scale,
+            threads: Some(threads),
             ..Limits::default()
         },
     ))
@@ -523,5 +550,24 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), 6);
         assert_eq!(permutations(2), vec![vec![0, 1], vec![1, 0]]);
+    }
+
+    #[test]
+    fn agent_entries_carry_time_and_threads() {
+        let (kind, l) = agent_entry("alphabeta@0.5:2", None, None, 1).unwrap();
+        assert_eq!(kind, AgentKind::AlphaBeta);
+        assert_eq!(l.time, Some(Duration::from_millis(500)));
+        assert_eq!(l.threads, Some(2));
+        let (_, l) = agent_entry("mcts", Some(Duration::from_secs(1)), None, 3).unwrap();
+        assert_eq!((l.time, l.threads), (Some(Duration::from_secs(1)), Some(3)));
+        let (_, l) = agent_entry("level8:4", None, Some(0.5), 1).unwrap();
+        assert_eq!(
+            (l.time, l.threads, l.time_scale),
+            (None, Some(4), Some(0.5))
+        );
+        for bad in ["mcts:0", "mcts:x", "mcts@0.1:", "mcts:1000"] {
+            let e = agent_entry(bad, None, None, 1).unwrap_err();
+            assert!(e.contains("threads after :"), "{bad}: {e}");
+        }
     }
 }

@@ -9,6 +9,10 @@ use tabula_core::{AnyGame, Turn};
 
 /// How many ranked actions the text output lists.
 const SHOWN: usize = 10;
+/// Most search threads a command accepts.
+pub const MAX_THREADS: i64 = 256;
+/// Largest transposition table a command accepts, in MB.
+pub const MAX_HASH_MB: i64 = 65_536;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -26,6 +30,13 @@ pub struct Args {
     /// Thinking time in seconds (default: the level's or agent's own).
     #[arg(long)]
     time: Option<f64>,
+    /// Search threads (alpha-beta and expectimax: Lazy SMP; MCTS: one
+    /// tree per thread).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS))]
+    threads: u32,
+    /// Transposition table size in MB (alpha-beta and expectimax; default 8).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MB))]
+    hash: Option<u32>,
     /// Seed of the agent's randomness.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -56,6 +67,8 @@ pub fn run(args: Args) -> CmdResult {
         tabula_games::make_agent(game.as_ref(), kind, args.seed).map_err(|e| e.to_string())?;
     let limits = Limits {
         time: parse_time(args.time)?,
+        threads: Some(args.threads as usize),
+        hash_mb: args.hash.map(|mb| mb as usize),
         ..Limits::default()
     };
     let started = std::time::Instant::now();
@@ -77,6 +90,8 @@ pub fn run(args: Args) -> CmdResult {
             "value": choice.value,
             "pv": choice.pv,
             "nodes": choice.nodes,
+            "depth": choice.depth,
+            "threads": args.threads,
             "seconds": seconds,
             "ranked": ranked,
         }));

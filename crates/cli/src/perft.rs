@@ -20,6 +20,9 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Threads sharing the first actions (same counts, sooner).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -43,7 +46,7 @@ pub fn run(args: Args) -> CmdResult {
                 let _ = std::io::stderr().flush();
             }
         };
-        let rows = game.divide(args.depth, &mut progress);
+        let rows = game.divide(args.depth, args.threads as usize, &mut progress);
         (rows.iter().map(|r| r.1).sum(), rows)
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -53,7 +56,7 @@ pub fn run(args: Args) -> CmdResult {
         0.0
     };
     if args.json {
-        let mut obj = json!({"game": game.spec(), "depth": args.depth, "nodes": nodes, "seconds": seconds, "nodes_per_sec": nps});
+        let mut obj = json!({"game": game.spec(), "depth": args.depth, "threads": args.threads, "nodes": nodes, "seconds": seconds, "nodes_per_sec": nps});
         if args.divide {
             obj["divide"] = json!(rows
                 .iter()

@@ -107,6 +107,10 @@ fn every_game_answers_every_inspection_command() {
             stdout(&div).lines().last(),
             Some(p["nodes"].to_string().as_str())
         );
+        // Two threads: the same output, row for row.
+        let div2 = tabula(&["perft", &name, "2", "--divide", "--threads", "2"]);
+        assert!(div2.status.success(), "perft --threads 2 {name}");
+        assert_eq!(stdout(&div2), stdout(&div), "{name} on two threads");
         let b = json(&tabula(&["bench", &name, "--seconds", "0.2", "--json"]));
         for key in ["playouts_per_sec", "actions_per_sec", "mean_actions"] {
             assert!(b[key].as_f64().expect(key) > 0.0, "{name} {key}");
@@ -226,6 +230,10 @@ fn bad_input_fails_with_one_line() {
     assert_clean_failure(&tabula(&["moves", "chess(x=1"]), "missing `)`");
     assert_clean_failure(&tabula(&["replay", "/nonexistent/file.txt"]), "cannot read");
     assert_clean_failure(&tabula(&["perft", "phylde", "deep"]), "invalid value");
+    assert_clean_failure(
+        &tabula(&["perft", "phylde", "2", "--threads", "0"]),
+        "invalid value",
+    );
     assert_clean_failure(&tabula(&["frobnicate"]), "unrecognized subcommand");
     let dir = std::env::temp_dir().join(format!("tabula-cli-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");

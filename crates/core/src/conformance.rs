@@ -12,7 +12,7 @@
 //! Failures panic with the position and the action history.
 
 use crate::game::{Game, GameType, Outcome, Player, Turn};
-use crate::perft::{divide, perft};
+use crate::perft::{divide, divide_parallel, perft};
 use crate::playout::sample_chance;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -222,6 +222,14 @@ pub fn check_perft_paths<G: Game>(game: &G, max_depth: u32, ctx: &dyn Fn() -> St
             split,
             whole,
             "divide({depth}) sums to {split}, perft({depth}) is {whole}: {}",
+            ctx()
+        );
+    }
+    if max_depth > 0 {
+        assert_eq!(
+            divide_parallel(game, max_depth, 2, |_, _| {}),
+            divide(game, max_depth, |_, _| {}),
+            "divide({max_depth}) on two threads differs: {}",
             ctx()
         );
     }

@@ -58,8 +58,14 @@ pub trait AnyGame: Send + Sync {
     fn hash(&self) -> u64;
     fn max_game_actions(&self) -> u64;
     fn perft(&self, depth: u32) -> u64;
-    /// Perft per first action; `progress(done, total)` after each.
-    fn divide(&self, depth: u32, progress: &mut dyn FnMut(usize, usize)) -> Vec<(String, u64)>;
+    /// Perft per first action on `threads` threads (1: this one);
+    /// `progress(done, total)` now and then, on the calling thread.
+    fn divide(
+        &self,
+        depth: u32,
+        threads: usize,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Vec<(String, u64)>;
     /// One seeded random playout from a copy of this position.
     fn random_playout(&self, seed: u64) -> PlayoutStats;
     fn clone_box(&self) -> Box<dyn AnyGame>;
@@ -176,8 +182,13 @@ impl<G: Game> AnyGame for Erased<G> {
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(&self.state, depth)
     }
-    fn divide(&self, depth: u32, progress: &mut dyn FnMut(usize, usize)) -> Vec<(String, u64)> {
-        perft::divide(&self.state, depth, progress)
+    fn divide(
+        &self,
+        depth: u32,
+        threads: usize,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Vec<(String, u64)> {
+        perft::divide_parallel(&self.state, depth, threads, progress)
     }
     fn random_playout(&self, seed: u64) -> PlayoutStats {
         let mut rng = SmallRng::seed_from_u64(seed);

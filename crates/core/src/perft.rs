@@ -5,6 +5,8 @@
 //! so [`perft`] and the sum of [`divide`] always agree.
 
 use crate::game::{Game, Turn};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 /// Number of action sequences of length `depth` from `game`.
 ///
@@ -37,6 +39,69 @@ pub fn divide<G: Game>(
         progress(i + 1, total);
     }
     out
+}
+
+/// [`divide`] on `threads` threads: each takes the next first action from a
+/// shared counter, so a slow subtree does not hold the others back. The
+/// rows are the same as [`divide`]'s, in the same order, and `progress`
+/// is called as often, on the calling thread.
+pub fn divide_parallel<G: Game>(
+    game: &G,
+    depth: u32,
+    threads: usize,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<(String, u64)> {
+    if threads <= 1 || depth == 0 {
+        return divide(game, depth, progress);
+    }
+    let firsts = game.actions_here();
+    let total = firsts.len();
+    let counts: Vec<AtomicU64> = (0..total).map(|_| AtomicU64::new(0)).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let (done_tx, done_rx) = mpsc::channel::<()>();
+        for _ in 0..threads.min(total) {
+            let done_tx = done_tx.clone();
+            let (firsts, counts, next) = (&firsts, &counts, &next);
+            s.spawn(move || {
+                let mut bufs = Buffers::<G>::new(depth);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&a) = firsts.get(i) else { break };
+                    let mut child = game.clone();
+                    child.apply(a);
+                    let n = perft_inner(&child, depth - 1, &mut bufs.actions, &mut bufs.chances);
+                    counts[i].store(n, Ordering::Relaxed);
+                    // The receiver outlives the workers (same scope).
+                    let _ = done_tx.send(());
+                }
+            });
+        }
+        drop(done_tx);
+        // Ends when every worker has dropped its sender.
+        for done in 1..=total {
+            if done_rx.recv().is_err() {
+                break;
+            }
+            progress(done, total);
+        }
+    });
+    firsts
+        .iter()
+        .zip(counts)
+        .map(|(&a, n)| (game.action_text(a), n.into_inner()))
+        .collect()
+}
+
+/// [`perft`] on `threads` threads, split at the first action.
+pub fn perft_parallel<G: Game>(game: &G, depth: u32, threads: usize) -> u64 {
+    if threads <= 1 || depth <= 1 {
+        return perft(game, depth);
+    }
+    divide_parallel(game, depth, threads, |_, _| {})
+        .iter()
+        .map(|r| r.1)
+        .sum()
 }
 
 /// One action buffer per ply so the recursion never allocates after warm-up.

@@ -14,7 +14,7 @@
 
 use crate::game::Game;
 use crate::options::{OptionValues, RawSpec};
-use crate::perft::perft;
+use crate::perft::{perft, perft_parallel};
 
 /// One row of a perft file.
 #[derive(Clone, Debug)]
@@ -88,13 +88,15 @@ pub fn game_of<G: Game>(row: &PerftRow) -> G {
 }
 
 /// Check every row of a perft file up to `max_depth`; returns the number of
-/// (row, depth) pairs checked. Panics listing every mismatch.
+/// (row, depth) pairs checked. Panics listing every mismatch. The deepest
+/// count of each row is also checked on two threads.
 pub fn check_file<G: Game>(text: &str, max_depth: u32) -> usize {
     let mut checked = 0;
     let mut errors = Vec::new();
     for row in parse(text) {
         let game = game_of::<G>(&row);
-        for &(d, expected) in row.counts.iter().filter(|(d, _)| *d <= max_depth) {
+        let counts: Vec<_> = row.counts.iter().filter(|(d, _)| *d <= max_depth).collect();
+        for (i, &&(d, expected)) in counts.iter().enumerate() {
             let got = perft(&game, d);
             checked += 1;
             if got != expected {
@@ -102,6 +104,15 @@ pub fn check_file<G: Game>(text: &str, max_depth: u32) -> usize {
                     "line {} `{}` depth {d}: expected {expected}, got {got}",
                     row.line, row.name
                 ));
+            }
+            if i + 1 == counts.len() {
+                let par = perft_parallel(&game, d, 2);
+                if par != expected {
+                    errors.push(format!(
+                        "line {} `{}` depth {d} on two threads: expected {expected}, got {par}",
+                        row.line, row.name
+                    ));
+                }
             }
         }
     }

@@ -361,6 +361,26 @@ fn perft_counts_chance_and_multi_action_turns() {
 }
 
 #[test]
+fn parallel_divide_gives_the_serial_rows_and_progress() {
+    let g = toy(2);
+    for depth in 0..=5 {
+        let serial = tabula_core::divide(&g, depth, |_, _| {});
+        for threads in [1, 2, 3, 8] {
+            let mut calls = Vec::new();
+            let rows = tabula_core::divide_parallel(&g, depth, threads, |d, t| calls.push((d, t)));
+            assert_eq!(rows, serial, "depth {depth}, {threads} threads");
+            // One call per first action, counting up, as the serial divide.
+            let want: Vec<_> = (1..=serial.len()).map(|d| (d, serial.len())).collect();
+            assert_eq!(calls, want, "depth {depth}, {threads} threads");
+            assert_eq!(
+                tabula_core::perft_parallel(&g, depth, threads),
+                perft(&g, depth)
+            );
+        }
+    }
+}
+
+#[test]
 fn perft_does_not_count_sequences_ending_early() {
     // One step from the target: roll then step wins, so depth 3 counts
     // nothing after a winning step.

@@ -7,16 +7,22 @@
 //!
 //! Transpositions are not merged: the games here rarely transpose within
 //! the horizon MCTS reaches, and a DAG would cost a hash table per node.
+//!
+//! With several threads, each grows its own tree with its own seed (root
+//! parallelism) and the root statistics are summed: no locks, and the
+//! trees' differing samples make the sum more reliable than one tree.
 
 mod playout;
 mod tree;
 
 use crate::agent::{Agent, Decision};
-use crate::budget::{Budget, Limits};
+use crate::budget::{Budget, Limits, StopOnDrop};
 use crate::value::{check_players, eval_returns, outcome_returns, Returns, MAX_PLAYERS};
 use playout::Playout;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use tabula_core::{Error, Evaluate, Turn};
 use tree::{Actor, NodeId, Tree};
 
@@ -79,6 +85,9 @@ pub struct MctsAgent<G: Evaluate> {
     limits: Limits,
     rng: SmallRng,
     tree: Option<Tree<G::Action>>,
+    /// The agents of the helper threads, made on the first search with
+    /// more than one thread (each with its own seed and kept tree).
+    helpers: Vec<MctsAgent<G>>,
 }
 
 impl<G: Evaluate> MctsAgent<G> {
@@ -89,6 +98,7 @@ impl<G: Evaluate> MctsAgent<G> {
             limits,
             rng: SmallRng::seed_from_u64(seed),
             tree: None,
+            helpers: Vec::new(),
         }
     }
 
@@ -320,57 +330,112 @@ impl<G: Evaluate> Search<'_, G> {
             _ => false,
         }
     }
+}
 
-    /// The root child to play: a proven win, else the most visited child
-    /// that is not a proven loss.
-    fn best_child(&self, me: usize) -> NodeId {
-        let root = self.tree.node(0);
-        let key = |c: NodeId| {
-            let n = self.tree.node(c);
-            let certain_win = n.proven && n.sum[me] >= 1.0;
-            let certain_loss = n.proven && n.sum[me] <= 0.0;
-            (
-                certain_win,
-                !certain_loss,
-                n.visits,
-                (n.mean(me) * 1e6) as i64,
-            )
-        };
-        root.child_ids().max_by_key(|&c| key(c)).unwrap_or(0)
+/// How a root action ranks for the mover: a proven win first, then not a
+/// proven loss, then visits, then the mean return.
+fn root_key(
+    certain_win: bool,
+    certain_loss: bool,
+    visits: u64,
+    mean: f32,
+) -> (bool, bool, u64, i64) {
+    (certain_win, !certain_loss, visits, (mean * 1e6) as i64)
+}
+
+/// The root child of `tree` to play for seat `me` (see [`root_key`]).
+fn best_child<A: Copy + PartialEq>(tree: &Tree<A>, me: usize) -> NodeId {
+    let key = |c: NodeId| {
+        let n = tree.node(c);
+        let certain_win = n.proven && n.sum[me] >= 1.0;
+        let certain_loss = n.proven && n.sum[me] <= 0.0;
+        root_key(certain_win, certain_loss, u64::from(n.visits), n.mean(me))
+    };
+    tree.node(0)
+        .child_ids()
+        .max_by_key(|&c| key(c))
+        .unwrap_or(0)
+}
+
+/// The most visited line of `tree` from node `first` (its action first).
+fn principal_line<A: Copy + PartialEq>(tree: &Tree<A>, first: NodeId) -> Vec<A> {
+    let mut pv = Vec::new();
+    let mut id = first;
+    while pv.len() < MAX_PV {
+        let n = tree.node(id);
+        match n.action {
+            Some(a) => pv.push(a),
+            None => break,
+        }
+        match n.child_ids().max_by_key(|&c| tree.node(c).visits) {
+            Some(c) if tree.node(c).visits > 0 => id = c,
+            _ => break,
+        }
+    }
+    pv
+}
+
+/// One root action over the trees of all threads.
+struct RootStats<A> {
+    action: A,
+    visits: u64,
+    /// Sum of `mean * visits` of seat `me`.
+    weighted: f64,
+    /// The exact return of seat `me`, once one tree proved it.
+    proven: Option<f32>,
+}
+
+impl<A> RootStats<A> {
+    fn mean(&self) -> f32 {
+        match self.proven {
+            Some(v) => v,
+            None if self.visits == 0 => 0.5,
+            None => (self.weighted / self.visits as f64) as f32,
+        }
     }
 
-    fn principal_line(&self, first: NodeId) -> Vec<G::Action> {
-        let mut pv = Vec::new();
-        let mut id = first;
-        while pv.len() < MAX_PV {
-            let n = self.tree.node(id);
-            match n.action {
-                Some(a) => pv.push(a),
-                None => break,
-            }
-            match n.child_ids().max_by_key(|&c| self.tree.node(c).visits) {
-                Some(c) if self.tree.node(c).visits > 0 => id = c,
-                _ => break,
-            }
-        }
-        pv
+    fn key(&self) -> (bool, bool, u64, i64) {
+        let certain_win = self.proven.is_some_and(|v| v >= 1.0);
+        let certain_loss = self.proven.is_some_and(|v| v <= 0.0);
+        root_key(certain_win, certain_loss, self.visits, self.mean())
     }
 }
 
-impl<G: Evaluate> Agent<G> for MctsAgent<G> {
-    fn name(&self) -> &str {
-        &self.name
+/// The root children of all `trees` merged by action, for seat `me`. A
+/// proof in one tree holds for all.
+fn merge_roots<A: Copy + PartialEq>(trees: &[&Tree<A>], me: usize) -> Vec<RootStats<A>> {
+    let mut out: Vec<RootStats<A>> = Vec::new();
+    for tree in trees {
+        for c in tree.node(0).child_ids() {
+            let n = tree.node(c);
+            let Some(action) = n.action else { continue };
+            let i = match out.iter().position(|r| r.action == action) {
+                Some(i) => i,
+                None => {
+                    out.push(RootStats {
+                        action,
+                        visits: 0,
+                        weighted: 0.0,
+                        proven: None,
+                    });
+                    out.len() - 1
+                }
+            };
+            let r = &mut out[i];
+            r.visits += u64::from(n.visits);
+            r.weighted += f64::from(n.mean(me)) * f64::from(n.visits);
+            if n.proven {
+                r.proven = Some(n.sum[me]);
+            }
+        }
     }
+    out
+}
 
-    fn default_limits(&self) -> Limits {
-        self.limits.clone()
-    }
-
-    fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
-        let players = check_players(state)?;
-        let Turn::Player(me) = state.turn() else {
-            return Err(Error::illegal("no player to move"));
-        };
+impl<G: Evaluate> MctsAgent<G> {
+    /// Grow this agent's tree for `state` within `budget`; the number of
+    /// iterations. The tree is kept in `self.tree`.
+    fn grow(&mut self, state: &G, players: usize, budget: &Budget) -> Result<u64, Error> {
         let tree = self.take_tree(state);
         let mut search = Search {
             cfg: &self.cfg,
@@ -390,30 +455,120 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
             search.iterate(state);
             iterations += 1;
         }
+        self.tree = Some(search.tree);
+        Ok(iterations)
+    }
+
+    /// Root parallelism: this agent and `threads - 1` helpers grow their
+    /// trees at once; the decision sums their root statistics.
+    fn decide_parallel(
+        &mut self,
+        state: &G,
+        players: usize,
+        me: usize,
+        budget: &Budget,
+    ) -> Result<Decision<G>, Error> {
+        let threads = budget.threads();
+        while self.helpers.len() < threads - 1 {
+            let seed = self.rng.gen();
+            let helper = MctsAgent::new(&self.name, self.cfg.clone(), self.limits.clone(), seed);
+            self.helpers.push(helper);
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let helper_budget = budget.helper(Arc::clone(&stop));
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let (main, helped) = std::thread::scope(|s| {
+            let runs: Vec<_> = helpers[..threads - 1]
+                .iter_mut()
+                .map(|h| {
+                    let b = &helper_budget;
+                    s.spawn(move || h.grow(state, players, b).unwrap_or(0))
+                })
+                .collect();
+            // Stop the helpers however the main search ends, even by a panic.
+            let stopper = StopOnDrop(Arc::clone(&stop));
+            let main = self.grow(state, players, budget);
+            drop(stopper);
+            let helped: u64 = runs.into_iter().filter_map(|r| r.join().ok()).sum();
+            (main, helped)
+        });
+        self.helpers = helpers;
+        let nodes = main? + helped;
+        let trees: Vec<&Tree<G::Action>> = std::iter::once(&self.tree)
+            .chain(self.helpers[..threads - 1].iter().map(|h| &h.tree))
+            .filter_map(Option::as_ref)
+            .collect();
+        let mut roots = merge_roots(&trees, me);
+        let best = roots
+            .iter()
+            .max_by_key(|r| r.key())
+            .ok_or_else(|| Error::illegal("no legal action"))?;
+        let (action, value) = (best.action, best.mean());
+        // The line of the tree that visited the chosen action most.
+        let pv = trees
+            .iter()
+            .filter_map(|t| {
+                let c = t
+                    .node(0)
+                    .child_ids()
+                    .find(|&c| t.node(c).action == Some(action))?;
+                Some((t.node(c).visits, principal_line(t, c)))
+            })
+            .max_by_key(|(visits, _)| *visits)
+            .map_or_else(|| vec![action], |(_, pv)| pv);
+        roots.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.mean().total_cmp(&a.mean())));
+        Ok(Decision {
+            action,
+            value,
+            pv,
+            nodes,
+            depth: None,
+            ranked: roots.iter().map(|r| (r.action, r.mean())).collect(),
+        })
+    }
+}
+
+impl<G: Evaluate> Agent<G> for MctsAgent<G> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn default_limits(&self) -> Limits {
+        self.limits.clone()
+    }
+
+    fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
+        let players = check_players(state)?;
+        let Turn::Player(me) = state.turn() else {
+            return Err(Error::illegal("no player to move"));
+        };
+        if budget.threads() > 1 {
+            return self.decide_parallel(state, players, me.index(), budget);
+        }
+        let iterations = self.grow(state, players, budget)?;
+        let tree = self.tree.as_ref().expect("grown");
         let me = me.index();
-        let best = search.best_child(me);
-        let root = search.tree.node(0);
-        let mut ranked: Vec<(G::Action, f32, u32)> = root
+        let best = best_child(tree, me);
+        let mut ranked: Vec<(G::Action, f32, u32)> = tree
+            .node(0)
             .child_ids()
             .filter_map(|c| {
-                let n = search.tree.node(c);
+                let n = tree.node(c);
                 Some((n.action?, n.mean(me), n.visits))
             })
             .collect();
         ranked.sort_by(|a, b| b.2.cmp(&a.2).then(b.1.total_cmp(&a.1)));
-        let node = search.tree.node(best);
+        let node = tree.node(best);
         let action = node
             .action
             .ok_or_else(|| Error::illegal("no legal action"))?;
-        let decision = Decision {
+        Ok(Decision {
             action,
             value: node.mean(me),
-            pv: search.principal_line(best),
+            pv: principal_line(tree, best),
             nodes: iterations,
             depth: None,
             ranked: ranked.into_iter().map(|(a, v, _)| (a, v)).collect(),
-        };
-        self.tree = Some(search.tree);
-        Ok(decision)
+        })
     }
 }

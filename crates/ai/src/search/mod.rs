@@ -6,17 +6,24 @@
 //! nodes where player 1 acts), so a turn of several actions by the same
 //! player needs no sign bookkeeping: the sign "flips" only when the player
 //! to move changes. Depth counts player actions; chance nodes are free.
+//!
+//! With several threads (Lazy SMP) every thread searches the same root
+//! with its own move ordering, all sharing one lock-free transposition
+//! table; every other helper starts one iteration deeper, so the helpers
+//! fill the table ahead of the main thread, whose result alone is used.
 
 mod order;
 mod tt;
 
 use crate::agent::{Agent, Decision};
-use crate::budget::{Budget, Limits};
+use crate::budget::{Budget, Limits, StopOnDrop};
 use crate::class::require_two_player;
 use crate::value::{expected, outcome_score, static_score, DECIDED, WIN};
 use order::{pick_next, tactical_rank, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use tabula_core::{Error, Evaluate, Player, Turn};
-use tt::{Bound, Table};
+use tt::{Bound, MoveTag, Table};
 
 const INF: i32 = WIN + 1;
 /// Deepest ply any line may reach (main search plus quiescence).
@@ -71,7 +78,8 @@ pub struct RootResult<A> {
 /// One search engine with its tables, kept between moves.
 pub struct Searcher<G: Evaluate> {
     cfg: SearchConfig,
-    tt: Table<G::Action>,
+    /// Shared with the searchers of the helper threads.
+    tt: Arc<Table>,
     order: Ordering<G::Action>,
     moves: Vec<Vec<G::Action>>,
     scores: Vec<Vec<i32>>,
@@ -85,7 +93,7 @@ pub struct Searcher<G: Evaluate> {
 impl<G: Evaluate> Searcher<G> {
     pub fn new(cfg: SearchConfig, sample: &G) -> Self {
         Searcher {
-            tt: Table::new(cfg.tt_bits),
+            tt: Arc::new(Table::new(cfg.tt_bits)),
             order: Ordering::new(sample.action_key_space(), MAX_PLY),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -98,8 +106,27 @@ impl<G: Evaluate> Searcher<G> {
         }
     }
 
+    /// A searcher for a helper thread: its own ordering and buffers, the
+    /// table of this one.
+    fn helper(&self, sample: &G) -> Self {
+        Searcher {
+            tt: Arc::clone(&self.tt),
+            ..Searcher::new(self.cfg.clone(), sample)
+        }
+    }
+
     /// Iterative deepening from `g` (a player to move) within `budget`.
     pub fn search(&mut self, g: &G, budget: &Budget) -> Result<RootResult<G::Action>, Error> {
+        self.search_from(g, budget, 1)
+    }
+
+    /// [`Searcher::search`] with the first iteration at `first_depth`.
+    fn search_from(
+        &mut self,
+        g: &G,
+        budget: &Budget,
+        first_depth: i32,
+    ) -> Result<RootResult<G::Action>, Error> {
         let Turn::Player(me) = g.turn() else {
             return Err(Error::illegal("no player to move"));
         };
@@ -115,7 +142,7 @@ impl<G: Evaluate> Searcher<G> {
         if moves.is_empty() {
             return Err(Error::illegal("no legal action"));
         }
-        let tt_move = self.tt.probe(g.hash()).and_then(|e| e.best);
+        let tt_move = self.tt_move(g.hash(), g, &moves);
         let mut keys = Vec::new();
         self.order.score(g, &moves, tt_move, 0, me, &mut keys);
         let mut ranked: Vec<(G::Action, i32)> = moves.iter().copied().zip(keys).collect();
@@ -123,7 +150,7 @@ impl<G: Evaluate> Searcher<G> {
         ranked.iter_mut().for_each(|r| r.1 = 0);
         let mut depth_done = 0;
 
-        for depth in 1..=self.cfg.max_depth {
+        for depth in first_depth.min(self.cfg.max_depth)..=self.cfg.max_depth {
             // Root values from the mover's side; fail-low moves keep bounds.
             let mut alpha = -INF;
             let mut iter_best: Option<(usize, i32)> = None;
@@ -221,8 +248,8 @@ impl<G: Evaluate> Searcher<G> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut keys = std::mem::take(&mut self.scores[ply]);
         g.legal_actions(&mut moves);
-        self.order
-            .score(g, &moves, entry.and_then(|e| e.best), ply, p, &mut keys);
+        let tt_move = entry.and_then(|e| e.best).and_then(|t| t.find(g, &moves));
+        self.order.score(g, &moves, tt_move, ply, p, &mut keys);
         let maximizing = p == Player(0);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = None;
@@ -266,7 +293,7 @@ impl<G: Evaluate> Searcher<G> {
             ply,
             depth,
             Bound::of(best, alpha0, beta0),
-            best_move,
+            best_move.map(|a| MoveTag::of(g, a)),
         );
         best
     }
@@ -396,6 +423,12 @@ impl<G: Evaluate> Searcher<G> {
         best
     }
 
+    /// The best action the table holds for `g` (hash `key`), if it is
+    /// among `moves`.
+    fn tt_move(&self, key: u64, g: &G, moves: &[G::Action]) -> Option<G::Action> {
+        self.tt.probe(key)?.best?.find(g, moves)
+    }
+
     /// The expected line: `first`, then the table's best moves while legal.
     fn principal_line(&self, root: &G, first: G::Action) -> Vec<G::Action> {
         let mut pv = vec![first];
@@ -404,10 +437,10 @@ impl<G: Evaluate> Searcher<G> {
         let mut seen = vec![root.hash()];
         while pv.len() < MAX_PV && matches!(g.turn(), Turn::Player(_)) {
             let key = g.hash();
-            let Some(a) = self.tt.probe(key).and_then(|e| e.best) else {
+            let Some(a) = self.tt_move(key, &g, &g.actions_here()) else {
                 break;
             };
-            if seen.contains(&key) || !g.actions_here().contains(&a) {
+            if seen.contains(&key) {
                 break;
             }
             seen.push(key);
@@ -418,12 +451,13 @@ impl<G: Evaluate> Searcher<G> {
     }
 }
 
-/// The alpha-beta and expectimax agents: one searcher, kept between moves.
+/// The alpha-beta and expectimax agents: one searcher per thread (the
+/// first is the main one), kept between moves.
 pub struct SearchAgent<G: Evaluate> {
     name: String,
     cfg: SearchConfig,
     limits: Limits,
-    searcher: Option<Searcher<G>>,
+    searchers: Vec<Searcher<G>>,
 }
 
 impl<G: Evaluate> SearchAgent<G> {
@@ -432,8 +466,54 @@ impl<G: Evaluate> SearchAgent<G> {
             name: name.to_string(),
             cfg,
             limits,
-            searcher: None,
+            searchers: Vec::new(),
         }
+    }
+
+    /// Search `state` on `budget.threads()` threads: the main searcher on
+    /// this one, helpers on scoped threads stopped when it is done. The
+    /// node count is that of all threads.
+    fn search(&mut self, state: &G, budget: &Budget) -> Result<RootResult<G::Action>, Error> {
+        let threads = budget.threads();
+        let bits = budget.hash_mb().map_or(self.cfg.tt_bits, tt::bits_for_mb);
+        if self
+            .searchers
+            .first()
+            .is_some_and(|s| s.cfg.tt_bits != bits)
+        {
+            self.searchers.clear();
+        }
+        if self.searchers.is_empty() {
+            let cfg = SearchConfig {
+                tt_bits: bits,
+                ..self.cfg.clone()
+            };
+            self.searchers.push(Searcher::new(cfg, state));
+        }
+        while self.searchers.len() < threads {
+            let helper = self.searchers[0].helper(state);
+            self.searchers.push(helper);
+        }
+        let (main, helpers) = self.searchers.split_first_mut().expect("a main searcher");
+        let helpers = &mut helpers[..threads - 1];
+        if helpers.is_empty() {
+            return main.search(state, budget);
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let helper_budget = budget.helper(Arc::clone(&stop));
+        let result = std::thread::scope(|s| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                let b = &helper_budget;
+                // Helpers' results are not used; the table keeps their work.
+                s.spawn(move || h.search_from(state, b, 1 + (i % 2 == 0) as i32).ok());
+            }
+            // Stop the helpers however the main search ends, even by a panic.
+            let _stop = StopOnDrop(Arc::clone(&stop));
+            main.search(state, budget)
+        });
+        let mut r = result?;
+        r.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        Ok(r)
     }
 }
 
@@ -447,17 +527,13 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
     }
 
     fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
-        let searcher = match &mut self.searcher {
-            Some(s) => s,
-            None => {
-                require_two_player(state.game_type(), &self.name, !self.cfg.chance)?;
-                self.searcher.insert(Searcher::new(self.cfg.clone(), state))
-            }
-        };
+        if self.searchers.is_empty() {
+            require_two_player(state.game_type(), &self.name, !self.cfg.chance)?;
+        }
         let Turn::Player(me) = state.turn() else {
             return Err(Error::illegal("no player to move"));
         };
-        let r = searcher.search(state, budget)?;
+        let r = self.search(state, budget)?;
         let (action, score) = r.ranked[0];
         Ok(Decision {
             action,

@@ -1,6 +1,16 @@
-//! The transposition table: one slot per hash bucket, deeper results kept.
+//! The transposition table: one slot per hash bucket, deeper results kept,
+//! shared lock-free by the threads of one search (Lazy SMP).
+//!
+//! A slot is two `AtomicU64`: the entry packed into 64 bits, and the
+//! position key XORed with it. A slot torn by two threads writing at once
+//! fails the key check and reads as empty (Hyatt's lockless hashing), so
+//! no lock is needed and a thread never sees another position's entry.
 
 use crate::value::DECIDED;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use tabula_core::Evaluate;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -24,17 +34,88 @@ impl Bound {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct Entry<A> {
-    key: u64,
+/// The best action of an entry, without the action type: its action key
+/// (low 20 bits) and 12 bits of its hash, which tell apart the rare legal
+/// actions sharing a key (bearing off with either die).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTag(u32);
+
+const KEY_BITS: u32 = 20;
+const HASH_BITS: u32 = 32 - KEY_BITS;
+
+impl MoveTag {
+    pub fn of<G: Evaluate>(g: &G, a: G::Action) -> MoveTag {
+        let key = (g.action_key(a) as u32) & ((1 << KEY_BITS) - 1);
+        MoveTag(key << HASH_BITS | action_hash(a))
+    }
+
+    /// The legal action `self` was made from, if it is among `moves`.
+    pub fn find<G: Evaluate>(self, g: &G, moves: &[G::Action]) -> Option<G::Action> {
+        let key = self.0 >> HASH_BITS;
+        moves.iter().copied().find(|&a| {
+            (g.action_key(a) as u32) & ((1 << KEY_BITS) - 1) == key
+                && action_hash(a) == self.0 & ((1 << HASH_BITS) - 1)
+        })
+    }
+}
+
+/// A fixed hash of an action (SipHash with zero keys: the same every run).
+fn action_hash<A: Hash>(a: A) -> u32 {
+    let mut h = DefaultHasher::new();
+    a.hash(&mut h);
+    (h.finish() as u32) & ((1 << HASH_BITS) - 1)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
     /// Win scores are stored relative to this node, not to the root.
     value: i32,
     pub depth: i32,
     pub bound: Bound,
-    pub best: Option<A>,
+    pub best: Option<MoveTag>,
 }
 
-impl<A> Entry<A> {
+/// Bits of the packed value: a signed 21-bit score (wins stay below
+/// `WIN + MAX_PLY`, far inside it), 8 of depth, 2 of bound (0: empty),
+/// 1 for "has a move", 32 of move tag.
+const VALUE_BITS: u32 = 21;
+const DEPTH_SHIFT: u32 = VALUE_BITS;
+const BOUND_SHIFT: u32 = DEPTH_SHIFT + 8;
+const HAS_MOVE: u64 = 1 << (BOUND_SHIFT + 2);
+const TAG_SHIFT: u32 = 32;
+
+impl Entry {
+    fn pack(&self) -> u64 {
+        debug_assert!(self.value.unsigned_abs() < 1 << (VALUE_BITS - 1));
+        let value = u64::from(self.value as u32) & ((1 << VALUE_BITS) - 1);
+        let depth = self.depth.clamp(0, 255) as u64;
+        let bound: u64 = match self.bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let mv = self
+            .best
+            .map_or(0, |t| HAS_MOVE | u64::from(t.0) << TAG_SHIFT);
+        value | depth << DEPTH_SHIFT | bound << BOUND_SHIFT | mv
+    }
+
+    /// `None` for an empty slot.
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> BOUND_SHIFT) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        Some(Entry {
+            value: ((data << (64 - VALUE_BITS)) as i64 >> (64 - VALUE_BITS)) as i32,
+            depth: ((data >> DEPTH_SHIFT) & 255) as i32,
+            bound,
+            best: (data & HAS_MOVE != 0).then_some(MoveTag((data >> TAG_SHIFT) as u32)),
+        })
+    }
+
     /// The stored score, as seen from a root `ply` actions above.
     pub fn score(&self, ply: usize) -> i32 {
         let ply = ply as i32;
@@ -63,41 +144,59 @@ impl<A> Entry<A> {
     }
 }
 
-pub struct Table<A> {
-    slots: Vec<Option<Entry<A>>>,
+#[derive(Default)]
+struct Slot {
+    /// The position key XOR `data`.
+    check: AtomicU64,
+    data: AtomicU64,
 }
 
-impl<A: Copy> Table<A> {
+pub struct Table {
+    slots: Vec<Slot>,
+}
+
+/// The table bits that fit in `mb` megabytes (at least one slot).
+pub fn bits_for_mb(mb: usize) -> u32 {
+    let slots = (mb.max(1) << 20) / std::mem::size_of::<Slot>();
+    slots.max(1).ilog2()
+}
+
+impl Table {
     /// A table of `2^bits` slots; `bits == 0` gives a table that stores nothing.
     pub fn new(bits: u32) -> Self {
         let n = if bits == 0 { 0 } else { 1usize << bits };
         Table {
-            slots: vec![None; n],
+            slots: (0..n).map(|_| Slot::default()).collect(),
         }
     }
 
-    fn slot(&self, key: u64) -> Option<usize> {
+    fn slot(&self, key: u64) -> Option<&Slot> {
         let n = self.slots.len();
-        (n > 0).then(|| (key as usize) & (n - 1))
+        (n > 0).then(|| &self.slots[(key as usize) & (n - 1)])
     }
 
-    pub fn probe(&self, key: u64) -> Option<Entry<A>> {
-        let e = self.slots[self.slot(key)?]?;
-        (e.key == key).then_some(e)
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key)?;
+        let data = slot.data.load(Relaxed);
+        let check = slot.check.load(Relaxed);
+        if check ^ data != key {
+            return None;
+        }
+        Entry::unpack(data)
     }
 
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         score: i32,
         ply: usize,
         depth: i32,
         bound: Bound,
-        best: Option<A>,
+        best: Option<MoveTag>,
     ) {
-        let Some(i) = self.slot(key) else { return };
+        let Some(slot) = self.slot(key) else { return };
         let mut best = best;
-        if let Some(old) = self.slots[i].filter(|old| old.key == key) {
+        if let Some(old) = self.probe(key) {
             if old.depth > depth && old.bound == Bound::Exact {
                 return;
             }
@@ -111,12 +210,97 @@ impl<A: Copy> Table<A> {
         } else {
             score
         };
-        self.slots[i] = Some(Entry {
-            key,
+        let data = Entry {
             value,
             depth,
             bound,
             best,
-        });
+        }
+        .pack();
+        slot.data.store(data, Relaxed);
+        slot.check.store(key ^ data, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::WIN;
+
+    #[test]
+    fn entries_round_trip_through_64_bits() {
+        let bounds = [Bound::Exact, Bound::Lower, Bound::Upper];
+        let values = [
+            0,
+            1,
+            -1,
+            37,
+            -4_000,
+            DECIDED,
+            -DECIDED,
+            WIN + 128,
+            -WIN - 128,
+        ];
+        let tags = [
+            None,
+            Some(MoveTag(0)),
+            Some(MoveTag(u32::MAX)),
+            Some(MoveTag(0x1234_5678)),
+        ];
+        for &bound in &bounds {
+            for &value in &values {
+                for &best in &tags {
+                    for depth in [0, 1, 7, 64, 255] {
+                        let e = Entry {
+                            value,
+                            depth,
+                            bound,
+                            best,
+                        };
+                        assert_eq!(Entry::unpack(e.pack()), Some(e), "{e:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(Entry::unpack(0), None, "a zeroed slot is empty");
+    }
+
+    #[test]
+    fn the_table_keeps_keys_apart_and_deeper_exact_results() {
+        let t = Table::new(4);
+        t.store(5, -300, 0, 3, Bound::Lower, Some(MoveTag(9)));
+        let e = t.probe(5).expect("stored");
+        assert_eq!(
+            (e.score(0), e.depth, e.bound, e.best),
+            (-300, 3, Bound::Lower, Some(MoveTag(9)))
+        );
+        // Same slot, other key: not this position.
+        assert_eq!(t.probe(5 + 16), None);
+        // A shallower result replaces a bound and keeps the move.
+        t.store(5, 10, 0, 2, Bound::Upper, None);
+        assert_eq!(t.probe(5).expect("stored").best, Some(MoveTag(9)));
+        t.store(5, 20, 0, 4, Bound::Exact, None);
+        t.store(5, 30, 0, 1, Bound::Exact, None);
+        assert_eq!(t.probe(5).expect("kept").score(0), 20);
+        // Wins are stored from the node and read from the root.
+        t.store(7, WIN - 5, 3, 2, Bound::Exact, None);
+        assert_eq!(t.probe(7).expect("stored").score(1), WIN - 3);
+        t.store(8, -WIN + 5, 3, 2, Bound::Exact, None);
+        assert_eq!(t.probe(8).expect("stored").score(1), -WIN + 3);
+        // A torn slot (data of one write, check of another) reads empty.
+        let slot = t.slot(5).expect("slot");
+        slot.data.store(slot.data.load(Relaxed) ^ 1 << 22, Relaxed);
+        assert_eq!(t.probe(5), None);
+        assert!(Table::new(0).probe(5).is_none());
+    }
+
+    #[test]
+    fn megabytes_give_a_power_of_two_of_slots() {
+        // 16-byte slots: the built-in 2^19 slots are 8 MB.
+        assert_eq!(std::mem::size_of::<Slot>(), 16);
+        assert_eq!(bits_for_mb(8), 19);
+        assert_eq!(bits_for_mb(1), 16);
+        assert_eq!(bits_for_mb(12), 19);
+        assert_eq!(bits_for_mb(1024), 26);
     }
 }

@@ -131,4 +131,30 @@ mod tests {
         assert!(lines[1].starts_with("bestmove "), "{lines:?}");
         assert_ne!(lines[1], NO_MOVE);
     }
+
+    #[test]
+    fn a_search_on_two_threads_answers_and_can_be_stopped() {
+        for spec in ["dragonchess", "gildervaik"] {
+            let two = |limits: Limits| Limits {
+                threads: Some(2),
+                ..limits
+            };
+            let j = job(
+                spec,
+                None,
+                two(Limits::time(std::time::Duration::from_millis(150))),
+            );
+            let legal = j.game.legal_actions();
+            let (agent, lines) = run(j, Arc::new(AtomicBool::new(false)));
+            assert!(agent.is_some());
+            let best = lines[1].strip_prefix("bestmove ").expect("bestmove");
+            assert!(legal.iter().any(|a| a == best), "{spec}: {best}");
+
+            let long = two(Limits::time(std::time::Duration::from_secs(600)));
+            let started = Instant::now();
+            let (_, lines) = run(job(spec, None, long), Arc::new(AtomicBool::new(true)));
+            assert!(started.elapsed().as_secs() < 60, "{spec}");
+            assert_ne!(lines[1], NO_MOVE, "{spec}");
+        }
+    }
 }

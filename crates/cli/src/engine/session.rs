@@ -44,15 +44,18 @@ pub struct Job {
 struct Options {
     level: AiLevel,
     seed: u64,
+    threads: u64,
+    hash_mb: u64,
 }
 
 /// Defaults and ranges of the options, as the handshake lists them.
 const LEVEL_DEFAULT: u8 = 8;
 const SEED_DEFAULT: u64 = 1;
-/// Searches run on one thread and their tables have a built-in size: the
-/// two options are listed, fixed, so that a driver setting them learns so.
-const THREADS: u64 = 1;
-const HASH_MB: u64 = 16;
+const THREADS_DEFAULT: u64 = 1;
+const THREADS_MAX: u64 = crate::hint::MAX_THREADS as u64;
+/// The built-in size of the transposition table (2^19 entries of 16 bytes).
+const HASH_DEFAULT: u64 = 8;
+const HASH_MAX: u64 = crate::hint::MAX_HASH_MB as u64;
 
 pub struct Session {
     options: Options,
@@ -75,6 +78,8 @@ impl Session {
             options: Options {
                 level: AiLevel::from_number(LEVEL_DEFAULT).unwrap_or(AiLevel::Random),
                 seed: SEED_DEFAULT,
+                threads: THREADS_DEFAULT,
+                hash_mb: HASH_DEFAULT,
             },
             game: None,
             agent: None,
@@ -166,12 +171,12 @@ impl Session {
                 .filter(|&n| n <= max)
                 .ok_or_else(|| format!("option {name}: `{value}` is not a number from 0 to {max}"))
         };
-        let fixed = |n: u64, what: &str| -> Result<(), String> {
-            if number(u64::MAX)? == n {
-                Ok(())
-            } else {
-                Err(format!("option {name}: {what}, only {n} is possible"))
-            }
+        let in_range = |max: u64| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| format!("option {name}: `{value}` is not a number from 1 to {max}"))
         };
         match name.to_ascii_lowercase().as_str() {
             "level" => {
@@ -185,8 +190,10 @@ impl Session {
                 self.options.seed = number(u64::MAX)?;
                 self.agent = None;
             }
-            "threads" => fixed(THREADS, "the search runs on one thread")?,
-            "hash" => fixed(HASH_MB, "the search tables have a built-in size")?,
+            // Both apply from the next `go`; the agent keeps its tables
+            // unless the size changes.
+            "threads" => self.options.threads = in_range(THREADS_MAX)?,
+            "hash" => self.options.hash_mb = in_range(HASH_MAX)?,
             _ => {
                 return Err(format!(
                     "unknown option `{name}` (valid: Level, Seed, Threads, Hash)"
@@ -237,7 +244,11 @@ impl Session {
                 "seat {seat} does not exist: this game has {seats} seats"
             ));
         }
-        let limits = limits(go, mover);
+        let limits = Limits {
+            threads: Some(self.options.threads as usize),
+            hash_mb: Some(self.options.hash_mb as usize),
+            ..limits(go, mover)
+        };
         let game = game.clone_box();
         let agent = match self.agent.take() {
             Some(agent) => agent,
@@ -306,8 +317,10 @@ fn handshake() -> Vec<Reply> {
                 "option name Seed type spin default {SEED_DEFAULT} min 0 max {}",
                 u64::MAX
             ),
-            format!("option name Threads type spin default {THREADS} min {THREADS} max {THREADS}"),
-            format!("option name Hash type spin default {HASH_MB} min {HASH_MB} max {HASH_MB}"),
+            format!(
+                "option name Threads type spin default {THREADS_DEFAULT} min 1 max {THREADS_MAX}"
+            ),
+            format!("option name Hash type spin default {HASH_DEFAULT} min 1 max {HASH_MAX}"),
         ]
         .iter()
         .map(|l| line(l)),
@@ -393,7 +406,9 @@ mod tests {
             "newgame nosuchgame",
             "setoption name Level value 9",
             "setoption name Level value x",
-            "setoption name Threads value 4",
+            "setoption name Threads value 0",
+            "setoption name Threads value 100000",
+            "setoption name Hash value 0",
             "setoption name Colour value red",
             "go time3 100",
             "go movetime",
@@ -407,6 +422,9 @@ mod tests {
         }
         assert!(ask(&mut s, "").is_empty());
         assert!(ask(&mut s, "setoption name threads value 1").is_empty());
+        assert!(ask(&mut s, "setoption name Threads value 2").is_empty());
+        assert!(ask(&mut s, "setoption name Hash value 32").is_empty());
+        assert_eq!((s.options.threads, s.options.hash_mb), (2, 32));
     }
 
     #[test]
