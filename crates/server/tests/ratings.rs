@@ -145,6 +145,7 @@ async fn a_rated_game_moves_both_ratings_once() {
         seats: serde_json::from_value(s["state"]["players"].clone()).expect("players"),
         left: vec![],
         places: vec![0, 1],
+        absent: vec![],
         ply: 2,
         rated: true,
         correspondence: false,

@@ -87,6 +87,7 @@ mod tests {
     fn ended(n: usize, outcome: Outcome, places: Vec<u8>) -> GameEnded {
         GameEnded {
             places,
+            absent: Vec::new(),
             id: "g".into(),
             spec: "gildervaik".into(),
             ending: Ending {

@@ -27,6 +27,9 @@ pub struct GameEnded {
     /// Each seat's place (see [`places`]): what ratings and tournaments
     /// rank by.
     pub places: Vec<u8>,
+    /// Seats whose player walked away (left, or never moved): a
+    /// tournament withdraws them.
+    pub absent: Vec<u8>,
     pub ply: usize,
     /// A rated game (ratings subscribe to endings).
     pub rated: bool,

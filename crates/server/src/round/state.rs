@@ -907,6 +907,7 @@ impl Round {
             id: self.id.clone(),
             spec: self.spec.clone(),
             places: self.places(&ending),
+            absent: self.absent(&ending),
             ending,
             seats: self.players(),
             left: self.meta.left.clone(),

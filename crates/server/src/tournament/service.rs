@@ -349,15 +349,28 @@ impl App {
         Ok(Some((round.places(&ending), round.absent(&ending))))
     }
 
-    /// Record the result of game `game` of tournament `id` if it is over.
+    /// Record the result of game `game` of tournament `id` if it is over,
+    /// read from the store.
     async fn check_tournament_game(&self, id: &str, game: &str) -> Result<bool, ApiError> {
         let Some((places, absent)) = self.stored_places(game).await? else {
             return Ok(false);
         };
+        self.record_tournament_game(id, game, places, &absent).await
+    }
+
+    /// Record game `game`'s places in tournament `id` and withdraw its
+    /// `absent` seats' players; whether that changed anything.
+    async fn record_tournament_game(
+        &self,
+        id: &str,
+        game: &str,
+        places: Vec<u8>,
+        absent: &[u8],
+    ) -> Result<bool, ApiError> {
         let now = self.now();
         let recorded = self
             .change_tournament(id, |t| {
-                Ok(t.record(game, places.clone(), &absent, now).then_some(()))
+                Ok(t.record(game, places.clone(), absent, now).then_some(()))
             })
             .await?;
         Ok(recorded.is_some())
@@ -422,7 +435,11 @@ pub(crate) async fn scheduler(app: Weak<App>) {
         let Some(app) = app.upgrade() else { return };
         if let Some(e) = event {
             if let Some(tid) = owners.get(&e.id).cloned() {
-                if let Err(err) = app.check_tournament_game(&tid, &e.id).await {
+                // The ending carries its places: no need to read the game back.
+                let recorded = app
+                    .record_tournament_game(&tid, &e.id, e.places.clone(), &e.absent)
+                    .await;
+                if let Err(err) = recorded {
                     tracing::warn!(tournament = %tid, "result of {}: {err}", e.id);
                 }
                 match app.step_tournament(&tid).await {
