@@ -31,6 +31,8 @@ import urllib.request
 # Seconds without a byte (keep-alive lines come every 7 s) before a stream
 # counts as dead and is opened again.
 STREAM_TIMEOUT = 30
+# Times a request over the rate limit is sent again before giving up.
+RATE_LIMIT_TRIES = 5
 
 
 def log(*args):
@@ -54,20 +56,23 @@ class Api:
         )
         return urllib.request.urlopen(req, timeout=timeout)
 
-    def post(self, path):
-        """POST without a body; the JSON answer, or None after an error."""
-        try:
-            with self.request("POST", path) as res:
-                return json.load(res)
-        except urllib.error.HTTPError as e:
-            body = e.read().decode(errors="replace")
-            if e.code == 429:
+    def post(self, path, tries=RATE_LIMIT_TRIES):
+        """POST without a body; the JSON answer, or None after an error. A
+        request over the rate limit is sent again after `Retry-After`: no
+        new event would come to prompt it (the game waits for this move)."""
+        for _ in range(tries):
+            try:
+                with self.request("POST", path) as res:
+                    return json.load(res)
+            except urllib.error.HTTPError as e:
+                body = e.read().decode(errors="replace")
+                if e.code != 429:
+                    log(f"POST {path}: {e.code} {body}")
+                    return None
                 wait = int(e.headers.get("Retry-After", "1"))
                 log(f"rate limited on {path}: waiting {wait} s")
                 time.sleep(wait)
-            else:
-                log(f"POST {path}: {e.code} {body}")
-            return None
+        return None
 
     def stream(self, path):
         """The JSON values of an NDJSON stream (keep-alive lines skipped)."""
