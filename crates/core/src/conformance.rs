@@ -171,6 +171,15 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng, met
                 last = None;
                 let mut outs = Vec::new();
                 game.chance_outcomes(&mut outs);
+                // A game's own dice table answers as the generic pick.
+                for x in [0.0, 0.25, 0.5, 0.999, rng.gen::<f64>()] {
+                    assert_eq!(
+                        game.pick_chance_at(x, &mut Vec::new()),
+                        crate::playout::pick_chance(&outs, x),
+                        "pick_chance_at({x}) disagrees with the outcomes in {}",
+                        ctx()
+                    );
+                }
                 sample_chance::<G, _>(&outs, rng)
             }
             Turn::Player(p) => {

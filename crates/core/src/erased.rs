@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::game::{ActionFacts, Game, GameType, Outcome, Player, Turn};
 use crate::options::OptionValues;
 use crate::perft;
-use crate::playout::{pick_chance, random_playout, PlayoutStats};
+use crate::playout::{random_playout, PlayoutStats};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -159,9 +159,9 @@ impl<G: Game> AnyGame for Erased<G> {
         if self.state.turn() != Turn::Chance {
             return None;
         }
-        let mut outs = Vec::new();
-        self.state.chance_outcomes(&mut outs);
-        pick_chance(&outs, rng.gen()).map(|a| self.state.action_text(a))
+        self.state
+            .pick_chance_at(rng.gen(), &mut Vec::new())
+            .map(|a| self.state.action_text(a))
     }
     fn position(&self) -> String {
         self.state.position()

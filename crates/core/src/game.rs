@@ -207,6 +207,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Append the chance outcomes with their probabilities (cleared first).
     /// Empty unless `turn()` is `Chance`; probabilities sum to 1.
     fn chance_outcomes(&self, out: &mut Vec<(Self::Action, f64)>);
+    /// The outcome [`crate::pick_chance`] gives for the uniform `x` among the
+    /// chance outcomes (listed into `buf` if needed); `None` unless `turn()`
+    /// is `Chance`. Games with fixed dice answer from a
+    /// [`crate::playout::ChanceTable`]: the same outcome, faster.
+    fn pick_chance_at(&self, x: f64, buf: &mut Vec<(Self::Action, f64)>) -> Option<Self::Action> {
+        self.chance_outcomes(buf);
+        crate::playout::pick_chance(buf, x)
+    }
     /// Play a legal action (or chance outcome). Behaviour on an illegal one is
     /// unspecified (it may panic in debug builds): check with `parse_action`.
     fn apply(&mut self, action: Self::Action);

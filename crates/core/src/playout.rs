@@ -39,6 +39,85 @@ pub fn sample_chance<G: Game, R: Rng + ?Sized>(
     pick_chance(outcomes, rng.gen()).expect("a chance node has outcomes")
 }
 
+/// [`pick_chance`] for a list of outcomes that never changes (a game's dice),
+/// as the points of `[0, 1)` where each outcome's share starts.
+///
+/// The same answer as [`pick_chance`] for every `x`, to the last bit: its
+/// chain of rounded subtractions is monotone in `x`, so each outcome owns an
+/// interval, whose start is found once by bisection over the bit patterns of
+/// `[0, 1)`. Picking then starts from the outcome at the start of `x`'s
+/// 1/256 slice of `[0, 1)` and steps over the starts at or below `x` (rarely
+/// one): no chain of subtractions, which was most of a dice game's playouts.
+#[derive(Clone, Debug)]
+pub struct ChanceTable<A> {
+    outcomes: Vec<(A, f64)>,
+    /// `starts[i]`: the least `x` in `[0, 1)` that picks an outcome after
+    /// `i` (1.0 when none does).
+    starts: Vec<f64>,
+    /// `slices[b]`: the outcome picked at `b / SLICES`.
+    slices: Vec<usize>,
+}
+
+/// Slices of `[0, 1)` in a [`ChanceTable`]: a power of two, so `x * SLICES`
+/// is exact.
+const SLICES: usize = 256;
+
+impl<A: Copy> ChanceTable<A> {
+    pub fn new(outcomes: &[(A, f64)]) -> ChanceTable<A> {
+        let index = |x: f64| {
+            let mut x = x;
+            for (i, &(_, p)) in outcomes.iter().enumerate() {
+                if x < p {
+                    return i;
+                }
+                x -= p;
+            }
+            outcomes.len().saturating_sub(1)
+        };
+        let one = 1.0f64.to_bits();
+        let starts = (0..outcomes.len().saturating_sub(1))
+            .map(|i| {
+                // Least bit pattern in [0, one) whose index exceeds i, or one.
+                let (mut lo, mut hi) = (0u64, one);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if index(f64::from_bits(mid)) > i {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                f64::from_bits(lo)
+            })
+            .collect();
+        let slices = (0..SLICES)
+            .map(|b| index(b as f64 / SLICES as f64))
+            .collect();
+        ChanceTable {
+            outcomes: outcomes.to_vec(),
+            starts,
+            slices,
+        }
+    }
+
+    pub fn outcomes(&self) -> &[(A, f64)] {
+        &self.outcomes
+    }
+
+    /// What [`pick_chance`] gives for `x` on these outcomes.
+    #[inline]
+    pub fn pick(&self, x: f64) -> Option<A> {
+        if !(0.0..1.0).contains(&x) {
+            return pick_chance(&self.outcomes, x);
+        }
+        let mut i = self.slices[(x * SLICES as f64) as usize % SLICES];
+        while self.starts.get(i).is_some_and(|&s| s <= x) {
+            i += 1;
+        }
+        self.outcomes.get(i).map(|o| o.0)
+    }
+}
+
 /// Play uniformly random legal actions (chance by its probabilities) until
 /// the game ends or `max_actions` have been played.
 pub fn random_playout<G: Game, R: Rng + ?Sized>(
@@ -57,8 +136,9 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
         match game.turn() {
             Turn::Over => break,
             Turn::Chance => {
-                game.chance_outcomes(&mut chances);
-                let a = sample_chance::<G, R>(&chances, rng);
+                let a = game
+                    .pick_chance_at(rng.gen(), &mut chances)
+                    .expect("a chance node has outcomes");
                 game.apply(a);
             }
             Turn::Player(_) => {
@@ -76,7 +156,7 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::pick_chance;
+    use super::{pick_chance, ChanceTable};
 
     #[test]
     fn outcomes_are_laid_end_to_end_in_order() {
@@ -89,5 +169,42 @@ mod tests {
         // Rounding past the end gives the last outcome; no outcome, none.
         assert_eq!(pick_chance(&[('a', 0.3), ('b', 0.3)], 0.9), Some('b'));
         assert_eq!(pick_chance::<char>(&[], 0.5), None);
+    }
+
+    /// Two dice's 21 rolls (k/36 each), uneven shares and zero ones: the
+    /// table answers as `pick_chance` at random points and around every
+    /// start, where rounding decides.
+    #[test]
+    fn a_chance_table_answers_as_pick_chance_to_the_last_bit() {
+        let dice: Vec<(usize, f64)> = (0..21)
+            .map(|i| (i, if i < 6 { 1.0 } else { 2.0 } / 36.0))
+            .collect();
+        let lists = [
+            dice,
+            vec![(0, 0.1), (1, 0.2), (2, 0.3), (3, 0.4)],
+            vec![(0, 0.0), (1, 0.5), (2, 0.0), (3, 0.5)],
+            vec![(0, 1.0 / 3.0), (1, 1.0 / 3.0), (2, 1.0 / 3.0)],
+            vec![(0, 1.0)],
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for outs in &lists {
+            let table = ChanceTable::new(outs);
+            let mut probes: Vec<f64> = (0..20_000)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    (seed >> 11) as f64 / (1u64 << 53) as f64
+                })
+                .collect();
+            for &s in &table.starts {
+                let b = s.to_bits();
+                probes.extend((b.saturating_sub(4)..b + 4).map(f64::from_bits));
+            }
+            probes.extend([0.0, -0.5, 1.0, 2.0, f64::NAN, 1.0 - f64::EPSILON / 2.0]);
+            for x in probes {
+                assert_eq!(table.pick(x), pick_chance(outs, x), "x = {x:e}");
+            }
+        }
     }
 }

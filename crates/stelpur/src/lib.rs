@@ -27,7 +27,9 @@ pub use options::{
 pub use state::{Action, Stelpur};
 
 use board::cells;
+use std::sync::LazyLock;
 use tabula_core::options::{OptionDef, OptionValues};
+use tabula_core::playout::ChanceTable;
 use tabula_core::{zobrist, ActionFacts, Error, Game, GameType, Outcome, Player, Turn};
 
 /// Display title for menus.
@@ -112,6 +114,15 @@ impl Game for Stelpur {
         out.clear();
         if self.turn() == Turn::Chance {
             out.extend_from_slice(&CHANCE);
+        }
+    }
+    /// The dice never change: a roll is read from a table of its shares.
+    fn pick_chance_at(&self, x: f64, _buf: &mut Vec<(Action, f64)>) -> Option<Action> {
+        static TABLE: LazyLock<ChanceTable<Action>> = LazyLock::new(|| ChanceTable::new(&CHANCE));
+        if self.turn() == Turn::Chance {
+            TABLE.pick(x)
+        } else {
+            None
         }
     }
     fn apply(&mut self, action: Action) {

@@ -3,7 +3,7 @@
 
 use crate::value::{eval_returns, outcome_returns, Returns};
 use rand::Rng;
-use tabula_core::{sample_chance, Evaluate, Turn};
+use tabula_core::{Evaluate, Turn};
 
 /// Player actions of a guided playout before the evaluation takes over.
 /// Short on purpose: in race games (Gildervaik) a few random actions
@@ -51,8 +51,9 @@ impl Playout {
             match g.turn() {
                 Turn::Over => break,
                 Turn::Chance => {
-                    g.chance_outcomes(outcomes);
-                    let a = sample_chance::<G, R>(outcomes, rng);
+                    let Some(a) = g.pick_chance_at(rng.gen(), outcomes) else {
+                        break;
+                    };
                     g.apply(a);
                 }
                 Turn::Player(_) => {
