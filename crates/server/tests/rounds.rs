@@ -607,7 +607,18 @@ async fn two_instances_end_a_game_on_time_exactly_once() {
     }
     let (_, _on_a) = a.app.watch(&id, &Default::default()).await.expect("a");
     let (_, _on_b) = b.app.watch(&id, &Default::default()).await.expect("b");
-    assert_eq!(a.get(&path).await["state"]["clock"]["running"], 0);
+    // (Each sees the other's move a moment later.)
+    for srv in [&a, &b] {
+        let mut running = Value::Null;
+        for _ in 0..500 {
+            running = srv.get(&path).await["state"]["clock"]["running"].clone();
+            if running == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(running, 0, "seat 0's clock runs on both");
+    }
     // Past the flag on both; both look at once (and their sweeps too).
     a.app.advance_clock(60_001);
     b.app.advance_clock(60_001);
