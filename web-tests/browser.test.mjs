@@ -390,6 +390,55 @@ test('two people meet in the lobby, play and chat; a spectator chats apart', asy
   for (const x of [ann, bob, spy]) await x.context.close();
 });
 
+test('a correspondence game awaiting you: listed, counted in the tab title and notified, without a reload', async () => {
+  const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games.find((x) => x.players === 2);
+  const stamp = Date.now().toString(36).slice(-6);
+  const ann = await newPage('desktop');
+  // Ann allowed notifications and is looking at another tab: count them.
+  await ann.context.addInitScript(() => {
+    window.notes = [];
+    window.Notification = class {
+      static permission = 'granted';
+      static requestPermission() { return Promise.resolve('granted'); }
+      constructor(title, options) { window.notes.push(options.body); }
+    };
+    Object.defineProperty(document, 'hidden', { get: () => true });
+  });
+  const bob = await newPage('desktop');
+  await signUp(ann.page, `ann${stamp}`);
+  await signUp(bob.page, `bob${stamp}`);
+  await ann.page.selectOption('#seek select[name="game"]', g.name);
+  await ann.page.selectOption('#seek select[name="clock"]', 'd:2');
+  await ann.page.click('#seek button[type="submit"]');
+  const accept = bob.page.locator(`.seekrow:has-text("ann${stamp}") button[data-accept]`);
+  await accept.waitFor();
+  await accept.click();
+  await bob.page.waitForSelector('.game svg.board');
+  await ann.page.waitForSelector('.game svg.board');
+  // Time left per move in days and hours.
+  assert.match(await ann.page.locator('.clock[data-seat="0"]').textContent(), /^2 d 0 h$/);
+  assert.equal(await myTurn(ann.page), 'mine');
+  await clickMove(ann.page);
+  // Ann waits on the home page; Bob answers a while later.
+  await ann.page.goto(`${BASE}/#/`);
+  await ann.page.waitForSelector('.card');
+  await ann.page.waitForFunction(() => document.title && !document.title.startsWith('('));
+  await ann.page.evaluate(() => { window.notes = []; });
+  assert.equal(await myTurn(bob.page), 'mine');
+  await clickMove(bob.page);
+  await ann.page.waitForSelector('#yourturn .gamerow', { timeout: 30000 });
+  assert.match(await ann.page.title(), /^\(1\) /);
+  assert.equal((await ann.page.evaluate(() => window.notes)).length, 1);
+  // Her own profile lists it too; Bob's has no such list for her.
+  await ann.page.goto(`${BASE}/#/@/ann${stamp}`);
+  await ann.page.waitForSelector('.profile #yourturn .gamerow');
+  await bob.page.goto(`${BASE}/#/@/ann${stamp}`);
+  await bob.page.waitForSelector('.profile');
+  assert.equal(await bob.page.locator('#yourturn .gamerow').count(), 0);
+  assert.deepEqual([...ann.errors, ...bob.errors], []);
+  for (const x of [ann, bob]) await x.context.close();
+});
+
 // ------------------------------------------------------------------ at a glance
 
 const post = async (url, body) => (await fetch(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();

@@ -11,7 +11,8 @@ import { api, knownGames, playerName, setPlayerName, rememberSeat, whoAmI } from
 import { LobbyPage } from './lobby.js';
 import { TournamentsPage, TournamentPage } from './tournament.js';
 import { loginPage, accountPage } from './account.js';
-import { profilePage, gameRows, leaderboardPage } from './profile.js';
+import { profilePage, leaderboardPage } from './profile.js';
+import { watchYourTurn } from './yourturn.js';
 import { clockOptions, clockValue } from './clock.js';
 import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
@@ -59,16 +60,6 @@ function thumbnail(g) {
   const b = boards[g.name];
   if (!b) return '';
   try { return b.draw(b.parse(g.start), { thumb: true }); } catch { return ''; }
-}
-
-/** The games awaiting this browser's move, with their count in the tab
- * title; a notification when one appears while the page is hidden. */
-async function showYourTurn(box) {
-  const mine = await api('/api/me/games').catch(() => null);
-  if (!mine || !box?.isConnected) return;
-  const n = mine.your_turn.length;
-  document.title = n ? `(${n}) ${t('app.title')}` : t('app.title');
-  box.innerHTML = n ? `<h2>${esc(t('lobby.yourTurn'))}</h2><div class="list">${gameRows(mine.your_turn)}</div>` : '';
 }
 
 async function home() {
@@ -122,7 +113,7 @@ async function home() {
       location.hash = `#/game/${res.id}`;
     } catch (err) { toast(err.message, true); }
   });
-  showYourTurn(document.getElementById('yourturn'));
+  watchYourTurn(document.getElementById('yourturn'));
   const list = await api('/api/games');
   const mine = new Set(knownGames());
   const rows = list.filter((g) => !g.over || mine.has(g.id))
@@ -273,7 +264,13 @@ async function route() {
       await page.open();
     } else if (parts[0] === 'login') loginPage(main, toast, signedIn);
     else if (parts[0] === 'account' && me.username) accountPage(main, me, toast, signedIn);
-    else if (parts[0] === '@' && parts[1]) await profilePage(main, decodeURIComponent(parts[1]));
+    else if (parts[0] === '@' && parts[1]) {
+      const name = decodeURIComponent(parts[1]);
+      await profilePage(main, name);
+      // One's own page: the games awaiting one's move.
+      const own = main.querySelector('#yourturn');
+      if (own && me.username?.toLowerCase() === name.toLowerCase()) watchYourTurn(own);
+    }
     else if (parts[0] === 'leaderboard' && parts[1]) await leaderboardPage(main, decodeURIComponent(parts[1]));
     else if (parts[0] === 'rules' && parts[1]) await rules(parts[1], parts[2] === 'reference');
     else if (parts[0] === 'game' && parts[1]) {

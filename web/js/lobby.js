@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { esc, levelLabel } from './util.js';
 import { t } from './i18n.js';
-import { gameRows } from './profile.js';
+import { watchYourTurn } from './yourturn.js';
 import { clockOptions, clockValue } from './clock.js';
 
 export class LobbyPage {
@@ -50,25 +50,13 @@ export class LobbyPage {
     form.game.addEventListener('change', seats);
     seats();
     form.addEventListener('submit', (e) => this.post(e, form));
-    this.showYourTurn();
+    watchYourTurn(this.main.querySelector('#yourturn'), { ask: true });
     this.connect();
   }
 
   close() {
     this.closed = true;
     this.ws?.close();
-  }
-
-  async showYourTurn() {
-    const mine = await api('/api/me/games').catch(() => null);
-    if (!mine || this.closed) return;
-    const n = mine.your_turn.length;
-    document.title = n ? `(${n}) ${t('app.title')}` : t('app.title');
-    const ask = 'Notification' in window && Notification.permission === 'default'
-      ? `<button type="button" id="notify" class="ghost">${esc(t('lobby.notify'))}</button>` : '';
-    this.main.querySelector('#yourturn').innerHTML = (n
-      ? `<h2>${esc(t('lobby.yourTurn'))}</h2><div class="list">${gameRows(mine.your_turn)}</div>` : '') + ask;
-    this.main.querySelector('#notify')?.addEventListener('click', () => Notification.requestPermission());
   }
 
   connect() {

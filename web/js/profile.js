@@ -46,6 +46,7 @@ export async function profilePage(main, name) {
         <thead><tr><th scope="col">${esc(t('profile.game'))}</th><th scope="col">${esc(t('profile.wins'))}</th><th scope="col">${esc(t('profile.draws'))}</th><th scope="col">${esc(t('profile.losses'))}</th></tr></thead>
         <tbody>${tally || `<tr><td colspan="4">${esc(t('profile.noneYet'))}</td></tr>`}</tbody>
       </table>
+      <div id="yourturn"></div>
       <h2>${esc(t('profile.playing'))}</h2>
       <div class="list">${gameRows(p.playing) || esc(t('profile.noneYet'))}</div>
       <h2>${esc(t('profile.finished'))}</h2>

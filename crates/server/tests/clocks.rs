@@ -138,24 +138,8 @@ async fn a_player_whose_opponent_went_away_claims_the_game() {
     let id = created["id"].as_str().expect("id").to_string();
     let claim = format!("/api/games/{id}/claim");
     // Ann keeps the game open (a live channel); her friend never came.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let router = srv.router.clone();
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
-        format!("ws://{addr}/api/games/{id}/ws"),
-    )
-    .expect("request");
-    let cookie = format!("tabula_session={}", ann.cookie.clone().expect("cookie"));
-    req.headers_mut()
-        .insert("cookie", cookie.parse().expect("header"));
-    req.headers_mut()
-        .insert("origin", format!("http://{addr}").parse().expect("header"));
-    let (mut ws, _) = tokio_tungstenite::connect_async(req)
-        .await
-        .expect("connect");
+    let cookie = ann.cookie.clone().expect("cookie");
+    let mut ws = common::live(&srv, &cookie, &format!("/api/games/{id}/ws")).await;
     let snap = ws.next().await.expect("snapshot").expect("ok");
     assert!(
         snap.to_text().unwrap_or("").contains("\"you\":[0]"),
@@ -228,6 +212,192 @@ async fn a_two_day_phylde_game_lives_through_a_restart_and_a_week_of_turns() {
         let s = over(&srv, &id).await;
         assert_eq!(s["state"]["result"]["reason"], "time");
     }
+    drop(srv);
+    let _ = std::fs::remove_file(&db);
+}
+
+/// As browser `b`, play the first legal action of game `g`; the game after.
+async fn play_as(b: &mut Browser<'_>, g: &str) -> Value {
+    let s = b.expect(StatusCode::OK, "GET", g, Value::Null).await;
+    let action = s["state"]["legal"][0].as_str().expect("legal").to_string();
+    b.expect(
+        StatusCode::OK,
+        "POST",
+        &format!("{g}/move"),
+        json!({"action": action}),
+    )
+    .await;
+    b.expect(StatusCode::OK, "GET", g, Value::Null).await
+}
+
+/// Two signed-in browsers in the game of a seek of `body`: Ann (its
+/// creator, seat 0) and Bob; the game's id.
+async fn met<'a>(srv: &'a Server, body: Value) -> (Browser<'a>, Browser<'a>, String) {
+    let mut ann = Browser::new(srv, 1);
+    ann.sign_up("Ann").await;
+    let mut bob = Browser::new(srv, 2);
+    bob.sign_up("Bob").await;
+    let seek = ann.expect(StatusCode::OK, "POST", "/api/seeks", body).await;
+    let sid = seek["id"].as_str().expect("id");
+    let accepted = bob
+        .expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/seeks/{sid}/accept"),
+            Value::Null,
+        )
+        .await;
+    let game = accepted["game"].as_str().expect("game").to_string();
+    (ann, bob, game)
+}
+
+#[tokio::test]
+async fn a_3_2_dragonchess_game_between_two_browsers_ends_on_time() {
+    let db = temp_db("blitz");
+    let srv = start_with(tabula_games::registry(), &db, quick()).await;
+    let clock = json!({"initial_s": 180, "increment_s": 2});
+    let (mut ann, mut bob, id) =
+        met(&srv, json!({"spec": "dragonchess", "clock": clock.clone()})).await;
+    let g = format!("/api/games/{id}");
+    let s = ann.expect(StatusCode::OK, "GET", &g, Value::Null).await;
+    assert_eq!(s["state"]["clock"]["control"], clock);
+    assert_eq!(s["state"]["turn"]["seat"], 0);
+    // First moves are free; then Ann thinks 10 s and earns 2.
+    play_as(&mut ann, &g).await;
+    play_as(&mut bob, &g).await;
+    srv.app.advance_clock(10_000);
+    let s = play_as(&mut ann, &g).await;
+    let left = s["state"]["clock"]["remaining_ms"][0].as_i64().expect("ms");
+    assert!((171_000..=172_000).contains(&left), "{left}");
+    assert_eq!(s["state"]["clock"]["running"], 1);
+    // Bob stops moving; nobody watches: his three minutes run out.
+    srv.app.advance_clock(180_000);
+    let s = over(&srv, &id).await;
+    assert_eq!(s["state"]["result"]["reason"], "time");
+    assert_eq!(s["state"]["result"]["winners"], json!([0]));
+    let v = bob
+        .expect(
+            StatusCode::CONFLICT,
+            "POST",
+            &format!("{g}/move"),
+            json!({"action": "a1"}),
+        )
+        .await;
+    assert!(v["error"].is_string(), "{v}");
+    for (name, win) in [("ann", 1), ("bob", 0)] {
+        let p = ann
+            .expect(
+                StatusCode::OK,
+                "GET",
+                &format!("/api/players/{name}"),
+                Value::Null,
+            )
+            .await;
+        assert_eq!(p["finished"][0]["id"], id.as_str(), "{p}");
+        assert_eq!(p["record"]["dragonchess"]["win"], win, "{p}");
+    }
+    drop(srv);
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn a_rated_game_whose_second_side_never_moves_is_aborted_unrated() {
+    let db = temp_db("abort2");
+    let srv = start_with(test_registry(), &db, quick()).await;
+    let body = json!({"spec": "race", "rated": true, "clock": {"initial_s": 60, "increment_s": 0}});
+    let (mut ann, mut bob, id) = met(&srv, body).await;
+    let g = format!("/api/games/{id}");
+    let s = play_as(&mut ann, &g).await;
+    assert_eq!(s["state"]["turn"]["seat"], 1, "{s}");
+    // Bob's first move has its own 30 s.
+    // (28 s, and the sweep's second looking in real time).
+    srv.app.advance_clock(28_000);
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let s = bob.expect(StatusCode::OK, "GET", &g, Value::Null).await;
+    assert_eq!(s["state"]["result"], Value::Null, "{s}");
+    srv.app.advance_clock(2_000);
+    let s = over(&srv, &id).await;
+    assert_eq!(s["state"]["result"]["reason"], "aborted");
+    for name in ["ann", "bob"] {
+        let p = ann
+            .expect(
+                StatusCode::OK,
+                "GET",
+                &format!("/api/players/{name}"),
+                Value::Null,
+            )
+            .await;
+        assert_eq!(p["record"], json!({}), "not counted: {p}");
+        assert_eq!(p["ratings"], json!({}), "not rated: {p}");
+    }
+    drop(srv);
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn a_correspondence_player_silent_for_the_days_lets_the_other_claim_a_draw() {
+    let db = temp_db("corrclaim");
+    let hour = 3_600_000i64;
+    let srv = start_with(test_registry(), &db, quick()).await;
+    let mut ann = Browser::new(&srv, 1);
+    ann.guest().await;
+    let created = ann
+        .expect(StatusCode::OK, "POST", "/api/games", json!({"spec": "race", "seed": 2, "clock": {"days": 1}, "seats": [{"type": "human"}, {"type": "human", "invite": true}]}))
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let invite = created["tokens"][1]["token"].as_str().expect("token");
+    let g = format!("/api/games/{id}");
+    let claim = format!("{g}/claim");
+    let cookie = ann.cookie.clone().expect("cookie");
+    let _ws = common::live(&srv, &cookie, &format!("{g}/ws")).await;
+    // Bob plays his first move by his session, then goes quiet.
+    let mut bob = Browser::new(&srv, 2);
+    bob.guest().await;
+    bob.expect(
+        StatusCode::OK,
+        "POST",
+        &format!("{g}/join"),
+        json!({"token": invite}),
+    )
+    .await;
+    play_as(&mut ann, &g).await;
+    play_as(&mut bob, &g).await;
+    srv.app.advance_clock(20 * hour);
+    play_as(&mut ann, &g).await;
+    ann.expect(StatusCode::CONFLICT, "POST", &claim, json!({"draw": true}))
+        .await;
+    // A day since Bob was last heard from (his flag has hours left).
+    srv.app.advance_clock(4 * hour + 1_000);
+    ann.expect(StatusCode::OK, "POST", &claim, json!({"draw": true}))
+        .await;
+    let s = bob.expect(StatusCode::OK, "GET", &g, Value::Null).await;
+    assert_eq!(s["state"]["result"]["reason"], "abandoned");
+    assert_eq!(s["state"]["result"]["draw"], true, "{s}");
+    assert_eq!(s["state"]["result"]["winners"], json!([0, 1]), "{s}");
+    drop(srv);
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn an_ai_seat_has_no_clock_while_the_humans_runs() {
+    let db = temp_db("aiclock");
+    let srv = start_with(test_registry(), &db, quick()).await;
+    let (id, t) = srv
+        .create(json!({"spec": "race", "seed": 4, "clock": {"initial_s": 60, "increment_s": 0}, "seats": [{"type": "human"}, {"type": "ai", "level": "random"}]}))
+        .await;
+    let s = srv.settled(&id).await;
+    assert_eq!(s["state"]["clock"]["remaining_ms"], json!([60000, null]));
+    // The first moves are free; then only the human's time goes down.
+    for _ in 0..2 {
+        play_first(&srv, &id, &t).await;
+        srv.settled(&id).await;
+    }
+    srv.app.advance_clock(5_000);
+    let s = srv.settled(&id).await;
+    assert_eq!(s["state"]["clock"]["running"], 0, "{s}");
+    let left = s["state"]["clock"]["remaining_ms"][0].as_i64().expect("ms");
+    assert!((54_000..=55_000).contains(&left), "{left}");
+    assert_eq!(s["state"]["clock"]["remaining_ms"][1], Value::Null);
     drop(srv);
     let _ = std::fs::remove_file(&db);
 }

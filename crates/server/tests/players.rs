@@ -795,3 +795,260 @@ async fn a_seek_of_three_fills_in_order_and_can_be_cancelled() {
     drop(srv);
     let _ = std::fs::remove_file(&db);
 }
+
+/// The `Set-Cookie` of an answer.
+fn set_cookie(headers: &axum::http::HeaderMap) -> String {
+    headers
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string()
+}
+
+#[tokio::test]
+async fn the_session_cookie_is_httponly_lax_and_secure_over_https() {
+    let db = temp_db("cookie");
+    let srv = start(test_registry(), &db).await;
+    let creds = json!({"username": "Ann", "password": "a good password"});
+    let mut plain = Browser::new(&srv, 1);
+    let (st, headers, v) = plain.call_full("POST", "/api/account", creds).await;
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    let cookie = set_cookie(&headers);
+    assert!(cookie.starts_with("tabula_session="), "{cookie}");
+    assert!(cookie.contains("; HttpOnly"), "{cookie}");
+    assert!(cookie.contains("; SameSite=Lax"), "{cookie}");
+    assert!(
+        !cookie.contains("Secure"),
+        "a page over plain HTTP: {cookie}"
+    );
+    // A page served over HTTPS gets a Secure cookie, signing in or as a guest.
+    let mut tls = Browser::new(&srv, 2);
+    tls.origin = Some("https://tabula.test".into());
+    let (st, headers, v) = tls
+        .call_full(
+            "POST",
+            "/api/login",
+            json!({"username": "ann", "password": "a good password"}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let cookie = set_cookie(&headers);
+    assert!(
+        cookie.contains("; HttpOnly")
+            && cookie.contains("; SameSite=Lax")
+            && cookie.contains("; Secure"),
+        "{cookie}"
+    );
+    let mut guest = Browser::new(&srv, 3);
+    guest.origin = Some("https://tabula.test".into());
+    let (_, headers, _) = guest.call_full("POST", "/api/session", Value::Null).await;
+    assert!(set_cookie(&headers).contains("; Secure"));
+    drop(srv);
+    let _ = std::fs::remove_file(&db);
+}
+
+/// Game `g` once `pred` holds for it (renames run in the background).
+async fn once(b: &mut Browser<'_>, g: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..200 {
+        let s = b.expect(StatusCode::OK, "GET", g, Value::Null).await;
+        if pred(&s) {
+            return s;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("{g} never changed as expected");
+}
+
+#[tokio::test]
+async fn a_guests_games_follow_its_new_account_and_stay_when_it_is_deleted() {
+    let db = temp_db("follow");
+    let srv = start(test_registry(), &db).await;
+    let mut ann = Browser::new(&srv, 1);
+    ann.guest().await;
+    let created = ann
+        .expect(StatusCode::OK, "POST", "/api/games", json!({"spec": "race", "seed": 5, "seats": [{"type": "human"}, {"type": "human", "invite": true}]}))
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let invite = created["tokens"][1]["token"].as_str().expect("token");
+    let g = format!("/api/games/{id}");
+    let mv = format!("{g}/move");
+    let mut bob = Browser::new(&srv, 2);
+    bob.sign_up("Bob").await;
+    bob.expect(
+        StatusCode::OK,
+        "POST",
+        &format!("{g}/join"),
+        json!({"token": invite}),
+    )
+    .await;
+    ann.expect(StatusCode::OK, "POST", &mv, json!({"action": "walk"}))
+        .await;
+    bob.expect(StatusCode::OK, "POST", &mv, json!({"action": "run"}))
+        .await;
+
+    // The guest makes an account: the game is on it, under its name.
+    ann.sign_up("Ann").await;
+    let mine = ann
+        .expect(StatusCode::OK, "GET", "/api/me/games", Value::Null)
+        .await;
+    assert_eq!(mine["your_turn"][0]["id"], id.as_str(), "{mine}");
+    let p = ann
+        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
+        .await;
+    assert_eq!(p["playing"][0]["id"], id.as_str(), "{p}");
+    let s = once(&mut ann, &g, |s| s["state"]["players"][0]["name"] == "Ann").await;
+    assert_eq!(s["you"], json!([0]));
+    ann.expect(StatusCode::OK, "POST", &mv, json!({"action": "walk"}))
+        .await;
+
+    // Deleted: the game is kept, the seat shows "deleted", nobody plays it
+    // by the old session, and the opponent still has the game.
+    let old = ann.cookie.clone();
+    ann.expect(
+        StatusCode::OK,
+        "DELETE",
+        "/api/account",
+        json!({"password": "a good password"}),
+    )
+    .await;
+    let s = once(&mut bob, &g, |s| {
+        s["state"]["players"][0]["name"] == "deleted"
+    })
+    .await;
+    assert_eq!(s["state"]["players"][0]["user"], Value::Null);
+    assert_eq!(s["state"]["players"][1]["name"], "Bob");
+    assert!(s["state"]["ply"].as_u64() >= Some(3), "{s}");
+    let p = bob
+        .expect(StatusCode::OK, "GET", "/api/players/bob", Value::Null)
+        .await;
+    assert_eq!(p["playing"][0]["id"], id.as_str(), "{p}");
+    let mut stale = Browser::new(&srv, 1);
+    stale.cookie = old;
+    let s = stale.expect(StatusCode::OK, "GET", &g, Value::Null).await;
+    assert!(s["you"].as_array().is_none_or(Vec::is_empty), "{s}");
+    drop(srv);
+    let _ = std::fs::remove_file(&db);
+}
+
+#[tokio::test]
+async fn a_challenge_by_link_with_an_ai_seat_and_one_whose_creator_left() {
+    use futures_util::StreamExt;
+    use tabula_server::lobby::service::RENEW_EVERY;
+    let db = temp_db("seeklink");
+    let srv = start(test_registry(), &db).await;
+    let mut ann = Browser::new(&srv, 1);
+    ann.sign_up("Ann").await;
+    let mut bob = Browser::new(&srv, 2);
+    bob.guest().await;
+
+    // By link, one seat to an AI: not listed, open to whoever has the link.
+    let seek = ann
+        .expect(StatusCode::OK, "POST", "/api/seeks", json!({"spec": "race(players=3)", "unlisted": true, "seats": [{"type": "me"}, {"type": "ai", "level": "random"}, {"type": "open"}]}))
+        .await;
+    let sid = seek["id"].as_str().expect("id").to_string();
+    assert_eq!(
+        bob.expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
+            .await,
+        json!([])
+    );
+    let one = bob
+        .expect(
+            StatusCode::OK,
+            "GET",
+            &format!("/api/seeks/{sid}"),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(one["unlisted"], true);
+    assert_eq!(one["seats"][1], json!({"state": "ai", "level": "random"}));
+    let accepted = bob
+        .expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/seeks/{sid}/accept"),
+            Value::Null,
+        )
+        .await;
+    let game = accepted["game"].as_str().expect("the last open seat");
+    let s = bob
+        .expect(
+            StatusCode::OK,
+            "GET",
+            &format!("/api/games/{game}"),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(s["state"]["players"][1]["kind"], "ai");
+    assert_eq!(s["you"], json!([2]));
+
+    // Ann keeps the lobby open, posts a challenge, and leaves.
+    let mut ws = common::live(
+        &srv,
+        ann.cookie.as_deref().expect("cookie"),
+        "/api/lobby/ws",
+    )
+    .await;
+    ws.next().await.expect("the seeks").expect("ok");
+    let seek = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/seeks",
+            json!({"spec": "race"}),
+        )
+        .await;
+    let sid = seek["id"].as_str().expect("id").to_string();
+    let listed = bob
+        .expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
+        .await;
+    let ids: Vec<_> = listed
+        .as_array()
+        .expect("seeks")
+        .iter()
+        .map(|x| x["id"].clone())
+        .collect();
+    assert!(ids.contains(&json!(sid)), "{listed}");
+    drop(ws);
+    // Its page closed, the seek lapses soon (a reload would keep it).
+    let store = tabula_server::store::Store::open(&common::address(&db).await)
+        .await
+        .expect("store");
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64)
+    };
+    let grace = 2 * RENEW_EVERY.as_millis() as i64;
+    let mut lapses = None;
+    for _ in 0..200 {
+        let doc = store.doc_get("seek", &sid).await.expect("read");
+        lapses = doc.and_then(|d| d.expires);
+        if lapses.is_some_and(|e| e <= now() + grace) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(
+        lapses.is_some_and(|e| e <= now() + grace),
+        "{lapses:?} after the page closed"
+    );
+    // Once lapsed (its time moved forward here), it is gone for everyone.
+    store
+        .doc_touch("seek", "u:ann", now() - 1)
+        .await
+        .expect("lapse");
+    assert_eq!(
+        bob.expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
+            .await,
+        json!([])
+    );
+    bob.expect(
+        StatusCode::NOT_FOUND,
+        "POST",
+        &format!("/api/seeks/{sid}/accept"),
+        Value::Null,
+    )
+    .await;
+    drop(srv);
+    let _ = std::fs::remove_file(&db);
+}

@@ -576,3 +576,68 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
         "the AI moved after the claim ran out"
     );
 }
+
+/// Two instances holding the same timed game, both past its flag with
+/// nobody connected: exactly one of them ends it, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_end_a_game_on_time_exactly_once() {
+    let Some(url) = common::postgres_url() else {
+        eprintln!("flag on two instances: no TABULA_TEST_PG, SKIPPED (scripts/test.sh starts one)");
+        return;
+    };
+    let db = common::fresh_database(&url, &format!("{}", temp_db("flag2").display())).await;
+    let config = || tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    let a = start_at(test_registry(), &db, config()).await;
+    let b = start_at(test_registry(), &db, config()).await;
+    let (mut ends_a, mut ends_b) = (a.app.finisher.subscribe(), b.app.finisher.subscribe());
+    let (id, t) = a
+        .create(json!({"spec": "race", "seed": 3, "clock": {"initial_s": 60, "increment_s": 0}}))
+        .await;
+    let path = format!("/api/games/{id}");
+    // The first moves (free), one on each instance; both hold the game.
+    for (srv, token) in [(&a, &t[0]), (&b, &t[1])] {
+        srv.post(
+            &format!("{path}/move"),
+            json!({"token": token, "action": "walk"}),
+        )
+        .await;
+    }
+    let (_, _on_a) = a.app.watch(&id, &Default::default()).await.expect("a");
+    let (_, _on_b) = b.app.watch(&id, &Default::default()).await.expect("b");
+    // (Each sees the other's move a moment later.)
+    for srv in [&a, &b] {
+        let mut running = Value::Null;
+        for _ in 0..500 {
+            running = srv.get(&path).await["state"]["clock"]["running"].clone();
+            if running == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(running, 0, "seat 0's clock runs on both");
+    }
+    // Past the flag on both; both look at once (and their sweeps too).
+    a.app.advance_clock(60_001);
+    b.app.advance_clock(60_001);
+    let (wa, wb) = tokio::join!(a.app.wake_due_games(), b.app.wake_due_games());
+    assert!(wa.is_ok() && wb.is_ok(), "{wa:?} {wb:?}");
+    let e = tokio::select! {
+        e = next_end(&mut ends_a) => e,
+        e = next_end(&mut ends_b) => e,
+    };
+    assert_eq!(
+        (e.id.as_str(), e.ending.reason),
+        (id.as_str(), EndReason::Time)
+    );
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    no_more_ends(&mut ends_a).await;
+    no_more_ends(&mut ends_b).await;
+    for srv in [&a, &b] {
+        let s = srv.get(&path).await;
+        assert_eq!(s["state"]["result"]["reason"], "time", "{s}");
+        assert_eq!(s["state"]["result"]["winners"], json!([1]));
+    }
+}

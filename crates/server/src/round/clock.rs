@@ -162,6 +162,29 @@ impl Round {
         Ok(self.finish(outcome, EndReason::Abandoned))
     }
 
+    /// The seats' absences once `seat` has been heard from now (a move is
+    /// not silence, even without a live channel: a player moving by token
+    /// has not abandoned the game); `None` if nothing changes.
+    pub(crate) fn heard_from(&self, seat: u8) -> Option<Vec<Option<i64>>> {
+        let i = seat as usize;
+        if self.meta.seats.get(i)?.kind != SeatKind::Human {
+            return None;
+        }
+        let since = self
+            .meta
+            .away
+            .get(i)
+            .copied()
+            .unwrap_or(Some(self.created))?;
+        if since >= self.now {
+            return None;
+        }
+        let mut away = self.meta.away.clone();
+        away.resize(self.meta.seats.len(), Some(self.created));
+        away[i] = Some(self.now);
+        Some(away)
+    }
+
     /// The meta with `seat`'s presence changed (`here`), if it changes.
     pub fn presence_change(&self, seat: u8, here: bool) -> Option<Change> {
         if self.is_over() || self.meta.seats.get(seat as usize)?.kind != SeatKind::Human {
@@ -473,6 +496,24 @@ mod tests {
         r.apply(here);
         r.now = 10_000_000;
         assert_eq!(r.claim(0, true).err(), Some(RoundError::NoClaim));
+    }
+
+    #[test]
+    fn a_move_without_a_live_channel_is_not_silence() {
+        let mut r = round("dragonchess");
+        let here = r.presence_change(0, true).expect("seat 0 connects");
+        r.apply(here);
+        play(&mut r, 1_000).expect("gold");
+        // Scarlet plays by its token, never connected.
+        play(&mut r, 100_000).expect("scarlet");
+        r.now = 120_000;
+        assert_eq!(
+            r.claim(0, false).err(),
+            Some(RoundError::NoClaim),
+            "scarlet was heard from at 100 s"
+        );
+        r.now = 220_000;
+        assert!(r.claim(0, false).is_ok());
     }
 
     impl Round {

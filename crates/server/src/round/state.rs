@@ -506,11 +506,16 @@ impl Round {
         self.roll_chance(&mut game, &mut entries);
         let ply = self.history.len() + entries.len();
         let clocks = self.clocks_after(seat, &entries, game.as_ref())?;
-        let meta = (!self.meta.draw_offer.is_empty() || clocks.is_some()).then(|| {
+        let heard = self.heard_from(seat);
+        let changes = !self.meta.draw_offer.is_empty() || clocks.is_some() || heard.is_some();
+        let meta = changes.then(|| {
             let mut meta = Meta {
                 draw_offer: Vec::new(),
                 ..self.meta.clone()
             };
+            if let Some(away) = heard {
+                meta.away = away;
+            }
             if let Some((c, started)) = clocks {
                 meta.clock = Some(c);
                 meta.turn_started = started;

@@ -268,3 +268,32 @@ impl<'a> Browser<'a> {
             .await;
     }
 }
+
+/// A live channel at `path` (a WebSocket) opened by a browser holding
+/// session `cookie`, from a page of the server (one started for it on a
+/// loopback port).
+pub async fn live(
+    srv: &Server,
+    cookie: &str,
+    path: &str,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let router = srv.router.clone();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let mut req = format!("ws://{addr}{path}")
+        .into_client_request()
+        .expect("request");
+    let headers = req.headers_mut();
+    let cookie = format!("tabula_session={cookie}");
+    headers.insert("cookie", cookie.parse().expect("header"));
+    let origin = format!("http://{addr}");
+    headers.insert("origin", origin.parse().expect("header"));
+    let (ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("connect");
+    ws
+}
