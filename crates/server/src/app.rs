@@ -8,7 +8,7 @@ use crate::protocol::{
 };
 use crate::round::actor::{self, Msg};
 use crate::round::state::{
-    ai_to_move, clean_name, ending_of, hash_token, players, to_move, Change, STAND_IN_LEVEL,
+    ai_to_move, clean_name, ending_of, hash_token, players, to_move, Change, Rebind, STAND_IN_LEVEL,
 };
 use crate::round::{
     now_ms, random_id, random_token, Caller, ChatLine, Command, Finisher, Meta, Reply, Room, Round,
@@ -391,19 +391,18 @@ impl App {
         .await?
     }
 
-    /// Show `name` on the seats of `owners` in game `id` (`release`: and
-    /// unbind them).
+    /// Show `name` on the seats of `owners` in game `id` and rebind them.
     pub async fn rename(
         self: &Arc<Self>,
         id: &str,
         owners: &[String],
         name: &str,
-        release: bool,
+        rebind: &Rebind,
     ) -> Result<(), RoundError> {
         self.ask(id, |reply| Msg::Rename {
             owners: owners.to_vec(),
             name: name.to_string(),
-            release,
+            rebind: rebind.clone(),
             reply,
         })
         .await?

@@ -896,8 +896,17 @@ async fn a_guests_games_follow_its_new_account_and_stay_when_it_is_deleted() {
         .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
         .await;
     assert_eq!(p["playing"][0]["id"], id.as_str(), "{p}");
-    let s = once(&mut ann, &g, |s| s["state"]["players"][0]["name"] == "Ann").await;
+    // The seat is the account's now: it links to the profile, and Ann
+    // plays it from another browser.
+    let s = once(&mut ann, &g, |s| s["state"]["players"][0]["user"] == "ann").await;
+    assert_eq!(s["state"]["players"][0]["name"], "Ann");
     assert_eq!(s["you"], json!([0]));
+    let mut elsewhere = Browser::new(&srv, 3);
+    elsewhere.sign_in("Ann").await;
+    let s = elsewhere
+        .expect(StatusCode::OK, "GET", &g, Value::Null)
+        .await;
+    assert_eq!(s["you"], json!([0]), "{s}");
     ann.expect(StatusCode::OK, "POST", &mv, json!({"action": "walk"}))
         .await;
 

@@ -6,7 +6,7 @@
 //! its clock); it stops when nobody has used or watched the game for a
 //! while, and the game is loaded again when someone opens it.
 
-use super::state::{Caller, Change, Command, Plan, Reply, Room, Round};
+use super::state::{Caller, Change, Command, Plan, Rebind, Reply, Room, Round};
 use super::RoundError;
 use crate::ai::{self, Class, Pick};
 use crate::app::App;
@@ -49,11 +49,11 @@ pub(crate) enum Msg {
         text: String,
         reply: oneshot::Sender<Result<(), RoundError>>,
     },
-    /// Show `name` on the seats of `owners` (`release`: and unbind them).
+    /// Show `name` on the seats of `owners` and rebind them.
     Rename {
         owners: Vec<String>,
         name: String,
-        release: bool,
+        rebind: Rebind,
         reply: oneshot::Sender<Result<(), RoundError>>,
     },
     /// The game from ply `from` on.
@@ -276,10 +276,10 @@ impl Actor {
             Msg::Rename {
                 owners,
                 name,
-                release,
+                rebind,
                 reply,
             } => {
-                let result = match self.round.rename(&owners, &name, release) {
+                let result = match self.round.rename(&owners, &name, &rebind) {
                     Some(change) => self.commit(change).await.map(|_| ()),
                     None => Ok(()),
                 };

@@ -56,6 +56,16 @@ pub struct Seat {
     pub bot: bool,
 }
 
+/// What becomes of the seats [`Round::rename`] renames.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rebind {
+    /// A guest made an account: its seats are the account's (`u:<name>`),
+    /// so they link to its profile and follow it to other browsers.
+    To(String),
+    /// The account was deleted: nobody owns its seats any more.
+    Release,
+}
+
 impl Seat {
     /// A human seat played with `token`.
     pub fn human(token: &str) -> Seat {
@@ -598,17 +608,20 @@ impl Round {
         }
     }
 
-    /// Show `name` on the seats of `owners` (an account was made from a
-    /// guest, or deleted); `release` unbinds them. `None`: nothing to do.
-    pub fn rename(&self, owners: &[String], name: &str, release: bool) -> Option<Change> {
+    /// Show `name` on the seats of `owners` and rebind them (an account was
+    /// made from a guest, or deleted). `None`: nothing to do.
+    pub fn rename(&self, owners: &[String], name: &str, rebind: &Rebind) -> Option<Change> {
         let mut meta = self.meta.clone();
         let mut changed = false;
         for seat in &mut meta.seats {
             if seat.owner.as_ref().is_some_and(|o| owners.contains(o)) {
                 seat.name = name.to_string();
-                if release {
-                    seat.owner = None;
-                    seat.token_hash.clear();
+                match rebind {
+                    Rebind::To(owner) => seat.owner = Some(owner.clone()),
+                    Rebind::Release => {
+                        seat.owner = None;
+                        seat.token_hash.clear();
+                    }
                 }
                 changed = true;
             }

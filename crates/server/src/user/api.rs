@@ -11,6 +11,7 @@ use crate::protocol::{
     SessionInfo, Summary, Tally,
 };
 use crate::round::now_ms;
+use crate::round::state::Rebind;
 use crate::store::{Doc, StoreError};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, Request, State};
@@ -138,12 +139,13 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
         }
         Err(e) => return Err(internal(e)),
     }
-    let cookie = restart_session(&app, &visitor, Some(key)).await?;
+    let cookie = restart_session(&app, &visitor, Some(key.clone())).await?;
     if let Some(guest) = visitor.guest {
         // The guest's games follow the account: show its name on them.
         let app = Arc::clone(&app);
         let name = account.name.clone();
-        tokio::spawn(async move { rename_everywhere(&app, &[guest], &name, false).await });
+        let rebind = Rebind::To(format!("u:{key}"));
+        tokio::spawn(async move { rename_everywhere(&app, &[guest], &name, &rebind).await });
     }
     Ok(with_cookie(
         StatusCode::CREATED,
@@ -153,9 +155,8 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     ))
 }
 
-/// Show `name` on every seat of `owners` in every game (`release`: and
-/// unbind them).
-async fn rename_everywhere(app: &Arc<App>, owners: &[String], name: &str, release: bool) {
+/// Show `name` on every seat of `owners` in every game, and rebind them.
+async fn rename_everywhere(app: &Arc<App>, owners: &[String], name: &str, rebind: &Rebind) {
     for over in [false, true] {
         let games = match app.store.player_games(owners, over, 10_000, 0).await {
             Ok(g) => g,
@@ -165,7 +166,7 @@ async fn rename_everywhere(app: &Arc<App>, owners: &[String], name: &str, releas
             }
         };
         for g in games {
-            if let Err(e) = app.rename(&g.id, owners, name, release).await {
+            if let Err(e) = app.rename(&g.id, owners, name, rebind).await {
                 tracing::warn!(game = %g.id, "renaming {name}: {e}");
             }
         }
@@ -320,7 +321,9 @@ async fn delete_account(
         session::end(&app.store, id).await?;
     }
     let app2 = Arc::clone(&app);
-    tokio::spawn(async move { rename_everywhere(&app2, &owners, "deleted", true).await });
+    tokio::spawn(
+        async move { rename_everywhere(&app2, &owners, "deleted", &Rebind::Release).await },
+    );
     let mut res = Json(Done {}).into_response();
     res.headers_mut()
         .insert(header::SET_COOKIE, session::clear_cookie());

@@ -262,6 +262,17 @@ impl<'a> Browser<'a> {
         .await
     }
 
+    /// Sign in to the account `sign_up` made.
+    pub async fn sign_in(&mut self, name: &str) -> Value {
+        self.expect(
+            StatusCode::OK,
+            "POST",
+            "/api/login",
+            serde_json::json!({"username": name, "password": "a good password"}),
+        )
+        .await
+    }
+
     /// Open a guest session.
     pub async fn guest(&mut self) {
         self.expect(StatusCode::OK, "POST", "/api/session", Value::Null)
