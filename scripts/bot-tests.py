@@ -3,7 +3,9 @@
 a person and a bot account, start scripts/tabula-bot.py with the bot's
 token, challenge the bot, play the person's seat with its first legal action
 (resigning after --moves of them), and check that both sides played and the
-bot saw the game end. Python 3 standard library only."""
+bot saw the game end. With --tournament the game is instead a rated one: the
+person makes a one-round tournament that takes bots, both join, and the
+game's ratings must change. Python 3 standard library only."""
 
 import argparse
 import http.cookiejar
@@ -65,19 +67,55 @@ def account(server, name):
     return c
 
 
+def challenge(person, bot, bot_name, spec):
+    """The person challenges the bot, which accepts: the game's id."""
+    seek = person.ok("POST", "/api/seeks", {"spec": spec, "to": bot_name})["id"]
+    for _ in range(200):
+        game = person.ok("GET", f"/api/seeks/{seek}").get("game")
+        if game:
+            print(f"game {game} ({spec}): the bot accepted", file=sys.stderr)
+            return game
+        time.sleep(0.1)
+    fail("the bot did not accept the challenge within 20 s")
+
+
+def tournament_game(person, bot, bot_name, spec):
+    """A rated one-round tournament that takes bots, starting now, joined by
+    the person and (with its token) the bot: the id of their game."""
+    body = {"name": "Bots welcome", "spec": spec, "format": "swiss", "rounds": 1,
+            "clock": {"initial_s": 300, "increment_s": 0}, "starts": "now",
+            "rated": True, "bots": True}
+    tid = person.ok("POST", "/api/tournaments", body)["id"]
+    person.ok("POST", f"/api/tournaments/{tid}/join")
+    bot.ok("POST", f"/api/tournaments/{tid}/join")
+    for _ in range(200):
+        rounds = person.ok("GET", f"/api/tournaments/{tid}").get("rounds") or []
+        if rounds and rounds[0].get("games"):
+            game = rounds[0]["games"][0]["id"]
+            print(f"game {game} ({spec}): tournament {tid} paired the person and {bot_name}",
+                  file=sys.stderr)
+            return game
+        time.sleep(0.1)
+    fail("the tournament did not pair its two players within 20 s")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--server", required=True)
     p.add_argument("--engine", required=True)
     p.add_argument("--spec", default="stelpur")
     p.add_argument("--moves", type=int, default=400, help="the person's actions before resigning")
+    p.add_argument("--tournament", action="store_true",
+                   help="a rated game in a tournament that takes bots, not a challenge")
+    p.add_argument("--names", default="alice,robo", help="the person's and the bot's names")
     args = p.parse_args()
     started = time.time()
 
-    person = account(args.server, "alice")
-    bot = account(args.server, "robo")
+    person_name, bot_name = args.names.split(",")
+    person = account(args.server, person_name)
+    bot = account(args.server, bot_name)
     bot.ok("POST", "/api/bot/account/upgrade")
-    if not person.ok("GET", "/api/players/robo").get("bot"):
+    if not person.ok("GET", f"/api/players/{bot_name}").get("bot"):
         fail("the bot's profile is marked bot")
 
     env = dict(os.environ, TABULA_TOKEN=bot.token)
@@ -85,16 +123,7 @@ def main():
                "--engine", args.engine, "--movetime", "30", "--level", "3", "--games", "1"]
     proc = subprocess.Popen(command, env=env)
     try:
-        seek = person.ok("POST", "/api/seeks", {"spec": args.spec, "to": "robo"})["id"]
-        game = None
-        for _ in range(200):
-            game = person.ok("GET", f"/api/seeks/{seek}").get("game")
-            if game:
-                break
-            time.sleep(0.1)
-        if not game:
-            fail("the bot did not accept the challenge within 20 s")
-        print(f"game {game} ({args.spec}): the bot accepted", file=sys.stderr)
+        game = (tournament_game if args.tournament else challenge)(person, bot, bot_name, args.spec)
 
         # The seek names its game a moment before the game is stored.
         for _ in range(50):
@@ -126,8 +155,19 @@ def main():
         if not (actors & me) or not (actors - me):
             fail(f"both sides play: actors {actors}, the person's seats {me}")
         bots = [p for p in view["state"]["players"] if p.get("bot")]
-        if len(bots) != 1 or bots[0].get("user") != "robo":
+        if len(bots) != 1 or bots[0].get("user") != bot_name:
             fail(f"the bot's seat is marked bot: {view['state']['players']}")
+        if args.tournament:
+            if not view["state"].get("rated"):
+                fail("the tournament game is rated")
+            for _ in range(100):
+                diff = person.ok("GET", f"/api/games/{game}")["state"].get("rating_diff")
+                if diff:
+                    break
+                time.sleep(0.1)
+            else:
+                fail("the rated game's ratings did not change within 10 s")
+            print(f"rated: rating changes {diff}", file=sys.stderr)
         played = sum(1 for h in view["history"] if h["actor"] in actors - me)
         print(f"over after {len(view['history'])} actions ({played} by the bot): "
               f"{view['state']['result']['text']}", file=sys.stderr)

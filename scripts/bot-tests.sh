@@ -3,8 +3,9 @@
 # loopback port with a fresh database, makes a person and a bot account
 # through the API, runs scripts/tabula-bot.py with the bot's token, has the
 # person challenge the bot and play its side (first legal action), and
-# checks that both sides played and the bot saw the game end. Bounded in
-# time (the whole script gives up after 90 s).
+# checks that both sides played and the bot saw the game end; then again as a
+# rated game of a tournament that takes bots (other accounts, a new bot
+# process). Bounded in time (each run gives up after 90 s).
 #
 #   scripts/bot-tests.sh                 # builds the `tabula` binary (test profile)
 #   TABULA_BIN=path/to/tabula scripts/bot-tests.sh [SPEC]
@@ -39,8 +40,11 @@ for _ in $(seq 1 100); do
 done
 [ -n "$URL" ] || { echo "the server did not start"; cat "$WORK/server.log"; exit 1; }
 
-if ! timeout 90 python3 scripts/bot-tests.py --server "$URL" --engine "$BIN engine" --spec "$SPEC"; then
-  echo "== server log (last lines) =="
-  tail -n 40 "$WORK/server.log"
-  exit 1
-fi
+for run in "--names alice,robo" "--names carol,tourbot --tournament --moves 20"; do
+  # shellcheck disable=SC2086 # the run's words are separate arguments
+  if ! timeout 90 python3 scripts/bot-tests.py --server "$URL" --engine "$BIN engine" --spec "$SPEC" $run; then
+    echo "== server log (last lines) =="
+    tail -n 40 "$WORK/server.log"
+    exit 1
+  fi
+done

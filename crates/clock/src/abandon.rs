@@ -9,6 +9,10 @@
 //!   rule) once another player has been disconnected and silent for
 //!   [`silence_limit_ms`]: 2 minutes, or the days of the control. A real-time
 //!   clocked game needs no such rule: the absent player's clock runs out.
+//! - **Abandoned by all**: a real-time game that every player has left
+//!   (no live connection) and in which no turn has ended for
+//!   [`ALL_AWAY_MS`] ends at once ([`all_away_deadline`]) rather than when
+//!   the clocks (up to three hours a seat) run out.
 //!
 //! As for the flag, a limit ending at `t` has passed at `now_ms >= t`.
 
@@ -19,6 +23,9 @@ pub const FIRST_MOVE_MS: u64 = 30_000;
 /// Silence after which a disconnected player of a game without a clock has
 /// abandoned it.
 pub const SILENCE_MS: u64 = 120_000;
+/// How long a real-time game may stand with every player away and no turn
+/// ended before it is ended (a long clock must not keep it for hours).
+pub const ALL_AWAY_MS: u64 = 3_600_000;
 
 /// How long a seat has for its first move (`control` `None`: no clock).
 pub fn first_move_limit_ms(control: Option<&TimeControl>) -> u64 {
@@ -107,6 +114,26 @@ pub fn next_abandonment(control: Option<&TimeControl>, seats: &[Presence]) -> Op
         .min()
 }
 
+/// When a real-time game that every player has left ends: [`ALL_AWAY_MS`]
+/// after the later of the start of the turn in progress and the last
+/// player's departure. `away` holds, per player (AI seats left out), since
+/// when it has been away, `None` while connected. `None`: not real time, no
+/// player, or someone is connected.
+pub fn all_away_deadline(
+    control: Option<&TimeControl>,
+    turn_started_ms: u64,
+    away: &[Option<u64>],
+) -> Option<u64> {
+    if !matches!(control, Some(TimeControl::Realtime { .. })) || away.is_empty() {
+        return None;
+    }
+    let mut last = turn_started_ms;
+    for since in away {
+        last = last.max((*since)?);
+    }
+    Some(last.saturating_add(ALL_AWAY_MS))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,5 +211,25 @@ mod tests {
         assert!(!may_claim(None, &seats, 2, 500_000));
         assert_eq!(abandoned(None, &seats, 180_000), [1, 2]);
         assert_eq!(next_abandonment(None, &seats), Some(121_000));
+    }
+
+    #[test]
+    fn a_real_time_game_everyone_left_ends_an_hour_later() {
+        let turn = 1_000_000;
+        // The later of the turn's start and the last departure counts.
+        let gone = [Some(turn + 5_000), Some(turn - 9_000)];
+        assert_eq!(
+            all_away_deadline(Some(&RT), turn, &gone),
+            Some(turn + 5_000 + ALL_AWAY_MS)
+        );
+        assert_eq!(
+            all_away_deadline(Some(&RT), turn, &[Some(0), Some(0)]),
+            Some(turn + ALL_AWAY_MS)
+        );
+        // Someone connected, no player, or not real time: no such end.
+        assert_eq!(all_away_deadline(Some(&RT), turn, &[Some(0), None]), None);
+        assert_eq!(all_away_deadline(Some(&RT), turn, &[]), None);
+        assert_eq!(all_away_deadline(Some(&CORR), turn, &gone), None);
+        assert_eq!(all_away_deadline(None, turn, &gone), None);
     }
 }

@@ -99,19 +99,6 @@ async fn caller(app: &App, headers: &HeaderMap, token: &str) -> Result<Caller, A
     }
 }
 
-/// Count a chat line against its sender's limit.
-pub(crate) fn chat_allowed(app: &App, caller: &Caller) -> Result<(), ApiError> {
-    let key = caller
-        .ids
-        .first()
-        .cloned()
-        .unwrap_or_else(|| crate::round::state::hash_token(&caller.token));
-    app.limits
-        .chat
-        .check(&key)
-        .map_err(|wait| ApiError::too_many(app.limits.chat.what(), wait))
-}
-
 /// Read a JSON body, with a clear error for a malformed one; an empty body
 /// is `{}`.
 pub(crate) fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
@@ -264,13 +251,14 @@ async fn claim(
 
 async fn chat(
     State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<Done> {
     let req: ChatRequest = body(&bytes)?;
     let caller = caller(&app, &headers, &req.token).await?;
-    chat_allowed(&app, &caller)?;
+    crate::guard::allow_chat(&app, &addr, &caller)?;
     app.chat(&id, &caller, req.room, &req.text).await?;
     Ok(Json(Done {}))
 }

@@ -222,6 +222,12 @@ pub(crate) fn allow_move(app: &App, addr: &str, caller: &Caller) -> Result<(), A
     count(&app.limits.moves, &sender_key(caller))
 }
 
+/// Count a chat line of `caller` from `addr`.
+pub(crate) fn allow_chat(app: &App, addr: &str, caller: &Caller) -> Result<(), ApiError> {
+    count(&app.limits.chat_address, addr)?;
+    count(&app.limits.chat, &sender_key(caller))
+}
+
 /// Count a hint asked by `caller` from `addr`.
 pub(crate) fn allow_hint(app: &App, addr: &str, caller: &Caller) -> Result<(), ApiError> {
     count(&app.limits.hints_address, addr)?;

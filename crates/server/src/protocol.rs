@@ -853,6 +853,10 @@ pub struct NewTournament {
     /// Its games are rated (default); a table with AI seats never is.
     #[serde(default = "yes")]
     pub rated: bool,
+    /// Bot accounts may enter, and their games with people are rated as
+    /// every game of the tournament (default: bots are refused).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bots: bool,
 }
 
 /// Answer to `POST /api/tournaments`.
@@ -890,6 +894,9 @@ pub struct TournamentSummary {
     /// Its games are rated.
     #[serde(default)]
     pub rated: bool,
+    /// Bot accounts may enter (and are rated against people).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bots: bool,
 }
 
 /// `GET /api/tournaments`: upcoming (soonest first), running, and the

@@ -164,7 +164,7 @@ async fn answer(
             rid,
         } => {
             let caller = visitor.caller(&token);
-            let posted = match crate::api::chat_allowed(app, &caller) {
+            let posted = match crate::guard::allow_chat(app, addr, &caller) {
                 Ok(()) => app
                     .chat(id, &caller, room, &text)
                     .await

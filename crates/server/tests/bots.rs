@@ -570,3 +570,127 @@ async fn bot_requests_are_limited_per_token() {
     assert_eq!(st, StatusCode::NOT_FOUND);
     let _ = std::fs::remove_file(&db);
 }
+
+/// The tournament `body` made by `person`; its id.
+async fn tournament(person: &mut Browser<'_>, body: Value) -> String {
+    let created = person
+        .expect(StatusCode::OK, "POST", "/api/tournaments", body)
+        .await;
+    created["id"].as_str().expect("id").to_string()
+}
+
+/// A bot enters only a tournament that takes bots; there its seat is
+/// marked as a bot's, and its game against a person is rated.
+#[tokio::test]
+async fn a_tournament_that_takes_bots_rates_them_against_people() {
+    const HOUR: i64 = 3_600_000;
+    let db = temp_db("bot-tournament");
+    let srv = start(test_registry(), &db).await;
+    let (mut ann, ann_token) = with_token(&srv, "Ann", 1).await;
+    let (_, token) = with_token(&srv, "Robo", 2).await;
+    let (st, _) = bearer(
+        &srv,
+        &token,
+        "POST",
+        "/api/bot/account/upgrade",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let starts = srv.app.now() + HOUR;
+    let body = |bots: bool| {
+        json!({"name": "Cup", "spec": "race", "format": "swiss", "rounds": 1, "bots": bots,
+               "clock": {"initial_s": 300, "increment_s": 0}, "starts": starts})
+    };
+
+    let people_only = tournament(&mut ann, body(false)).await;
+    let join = |id: &str| format!("/api/tournaments/{id}/join");
+    let (st, v) = bearer(&srv, &token, "POST", &join(&people_only), Value::Null).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    assert!(
+        v["error"].as_str().is_some_and(|e| e.contains("bots")),
+        "{v}"
+    );
+
+    let id = tournament(&mut ann, body(true)).await;
+    ann.expect(StatusCode::OK, "POST", &join(&id), Value::Null)
+        .await;
+    let (st, v) = bearer(&srv, &token, "POST", &join(&id), Value::Null).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(
+        srv.get(&format!("/api/tournaments/{id}")).await["bots"],
+        true
+    );
+    srv.app.advance_clock(HOUR);
+    let mut game = None;
+    for _ in 0..400 {
+        let t = srv.get(&format!("/api/tournaments/{id}")).await;
+        if let Some(g) = t["rounds"][0]["games"][0]["id"].as_str() {
+            game = Some(g.to_string());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let game = game.expect("the tournament paired Ann and Robo");
+    let path = format!("/api/games/{game}");
+    let mut view = Value::Null;
+    for _ in 0..200 {
+        let (st, v) = bearer(&srv, &ann_token, "GET", &path, Value::Null).await;
+        if st == StatusCode::OK {
+            view = v;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let players = view["state"]["players"]
+        .as_array()
+        .expect("players")
+        .clone();
+    let robo = players.iter().find(|p| p["user"] == "robo").expect("robo");
+    let ann_seat = players.iter().find(|p| p["user"] == "ann").expect("ann");
+    assert_eq!(robo["bot"], true, "the bot's seat is marked: {view}");
+    assert!(ann_seat.get("bot").is_none(), "{view}");
+    assert_eq!(view["state"]["rated"], true, "{view}");
+
+    // Each plays once, then Ann resigns: the game is rated.
+    for _ in 0..2 {
+        let (_, v) = bearer(&srv, &ann_token, "GET", &path, Value::Null).await;
+        let seat = &v["state"]["turn"]["seat"];
+        let mover = players.iter().find(|p| p["seat"] == *seat).expect("mover");
+        let who = if mover["user"] == "robo" {
+            &token
+        } else {
+            &ann_token
+        };
+        let action = v["state"]["legal"][0].clone();
+        let (st, v) = bearer(
+            &srv,
+            who,
+            "POST",
+            &format!("{path}/move"),
+            json!({"action": action}),
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+    }
+    let (st, v) = bearer(
+        &srv,
+        &ann_token,
+        "POST",
+        &format!("{path}/resign"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let mut diff = Value::Null;
+    for _ in 0..400 {
+        let (_, v) = bearer(&srv, &ann_token, "GET", &path, Value::Null).await;
+        if v["state"]["rating_diff"].is_array() {
+            diff = v["state"]["rating_diff"].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert_eq!(diff.as_array().map(Vec::len), Some(2), "rated: {diff}");
+    let _ = std::fs::remove_file(&db);
+}

@@ -177,6 +177,48 @@ async fn game_creation_is_rate_limited_per_address() {
     let _ = std::fs::remove_file(&db);
 }
 
+/// Chat lines are limited per address as well as per sender: fresh guest
+/// sessions from one address, each within its own five, are refused past
+/// the address's burst of 20; another address still chats.
+#[tokio::test]
+async fn chat_is_rate_limited_per_address() {
+    let db = temp_db("chat-limit");
+    let srv = start(test_registry(), &db).await;
+    let mut host = Browser::new(&srv, 1);
+    host.guest().await;
+    let created = host
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race"}),
+        )
+        .await;
+    let chat = format!("/api/games/{}/chat", created["id"].as_str().expect("id"));
+    let line = json!({"room": "spectators", "text": "hello"});
+    let (mut posted, mut refused) = (0, Vec::new());
+    for _ in 0..8 {
+        let mut guest = Browser::new(&srv, 2);
+        guest.guest().await;
+        for _ in 0..5 {
+            match guest.call_full("POST", &chat, line.clone()).await {
+                (StatusCode::OK, _, _) => posted += 1,
+                (StatusCode::TOO_MANY_REQUESTS, h, v) => refused.push((h, v)),
+                (other, _, v) => panic!("{other}: {v}"),
+            }
+        }
+    }
+    // The burst, and at most the refill of the second or two this took.
+    assert!((20..=22).contains(&posted), "{posted} lines posted");
+    let (h, v) = refused.first().expect("the address is refused");
+    assert!(h.contains_key("retry-after"), "{h:?}");
+    assert!(v["error"].as_str().expect("error").contains("chat"), "{v}");
+    let mut other = Browser::new(&srv, 3);
+    other.guest().await;
+    other.expect(StatusCode::OK, "POST", &chat, line).await;
+    let _ = std::fs::remove_file(&db);
+}
+
 #[tokio::test]
 async fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
     for trust in [false, true] {
@@ -369,6 +411,62 @@ async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_sto
     let _ = std::fs::remove_file(&db);
 }
 
+/// An AI-only game stops when its last watcher leaves, and a server that
+/// starts on its database (sweeping for AI turns every 20 ms) leaves it
+/// paused: only a watcher wakes it.
+#[tokio::test]
+async fn an_ai_only_game_pauses_unwatched_and_is_not_resumed_at_start() {
+    let db = temp_db("ai-only-pause");
+    let paced = || RoundConfig {
+        ai_pause: Duration::from_millis(100),
+        ai_sweep: Duration::from_millis(20),
+        ..Default::default()
+    };
+    let srv = start_with(test_registry(), &db, paced()).await;
+    let mut ann = Browser::new(&srv, 1);
+    ann.guest().await;
+    let ai = json!({"type": "ai", "level": "random"});
+    let v = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race", "seats": [ai, ai]}),
+        )
+        .await;
+    let path = format!("/api/games/{}", v["id"].as_str().expect("id"));
+    let ply = |s: &Value| s["state"]["ply"].as_u64().expect("ply");
+    let first = ply(&srv.get(&path).await);
+    let watch = srv
+        .app
+        .watch(v["id"].as_str().expect("id"), &Default::default())
+        .await
+        .expect("watch");
+    for _ in 0..200 {
+        if ply(&srv.get(&path).await) >= first + 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        ply(&srv.get(&path).await) >= first + 2,
+        "it plays while watched"
+    );
+    drop(watch);
+    // A move already under way may still land.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let s = srv.get(&path).await;
+    assert_ne!(s["state"]["turn"]["kind"], "over", "{s}");
+    let paused = ply(&s);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(ply(&srv.get(&path).await), paused, "it pauses unwatched");
+    let again = start_with(test_registry(), &db, paced()).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(again.app.ai_jobs(), 0);
+    assert_eq!(ply(&again.get(&path).await), paused, "not resumed at start");
+    let _ = std::fs::remove_file(&db);
+}
+
 #[tokio::test]
 async fn another_origin_uses_the_session_only_when_allowed() {
     for allowed in [false, true] {
@@ -397,6 +495,78 @@ async fn another_origin_uses_the_session_only_when_allowed() {
         };
         ann.expect(expected, "POST", "/api/games", json!({"spec": "race"}))
             .await;
+        let _ = std::fs::remove_file(&db);
+    }
+}
+
+/// The seats a live channel of game `id` opened with `cookie` from a page
+/// of `origin` plays (its snapshot's `you`).
+async fn live_seats(addr: std::net::SocketAddr, id: &str, cookie: &str, origin: &str) -> Value {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::{client::IntoClientRequest, Message};
+    let mut req = format!("ws://{addr}/api/games/{id}/ws")
+        .into_client_request()
+        .expect("request");
+    let headers = req.headers_mut();
+    headers.insert("origin", origin.parse().expect("origin"));
+    let cookie = format!("tabula_session={cookie}");
+    headers.insert("cookie", cookie.parse().expect("cookie"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("connect");
+    match ws.next().await {
+        Some(Ok(Message::Text(t))) => {
+            let v: Value = serde_json::from_str(&t).expect("json");
+            assert_eq!(v["type"], "snapshot", "{v}");
+            v["you"].clone()
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// A live channel opened by another site's page with the player's cookie
+/// gets no session (it only watches), unless that origin is allowed; from
+/// the server's own origin it is the player's.
+#[tokio::test]
+async fn a_live_channel_from_another_origin_gets_the_session_only_when_allowed() {
+    for allowed in [false, true] {
+        let db = temp_db("ws-origin");
+        let origins = if allowed {
+            vec!["https://play.example.org".to_string()]
+        } else {
+            Vec::new()
+        };
+        let guard = GuardConfig {
+            allowed_origins: origins,
+            ..Default::default()
+        };
+        let srv = start_with(test_registry(), &db, config(guard)).await;
+        let mut ann = Browser::new(&srv, 1);
+        ann.guest().await;
+        let v = ann
+            .expect(
+                StatusCode::OK,
+                "POST",
+                "/api/games",
+                json!({"spec": "race"}),
+            )
+            .await;
+        let id = v["id"].as_str().expect("id");
+        let cookie = ann.cookie.clone().expect("a session");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let router = srv.router.clone();
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        let own = live_seats(addr, id, &cookie, &format!("http://{addr}")).await;
+        assert!(own.as_array().is_some_and(|a| !a.is_empty()), "{own}");
+        let other = live_seats(addr, id, &cookie, "https://play.example.org").await;
+        if allowed {
+            assert_eq!(other, own);
+        } else {
+            assert!(other.as_array().is_none_or(Vec::is_empty), "{other}");
+        }
         let _ = std::fs::remove_file(&db);
     }
 }

@@ -13,7 +13,7 @@ pub mod api;
 pub mod service;
 
 use crate::error::ApiError;
-use crate::protocol::{GameView, PlayerInfo, Seek, SeekId, Summary};
+use crate::protocol::{GameView, Seek, SeekId, Summary};
 use crate::round::{ChatLine, Seat, SeatKind};
 use crate::user::session::Visitor;
 use serde::{Deserialize, Serialize};
@@ -90,25 +90,15 @@ pub fn refuse_lobby(visitor: &Visitor) -> Result<(), ApiError> {
 
 /// Whether a game with `seats` may be rated: not when a bot and a person
 /// play each other (bots are rated among bots, people among people; the
-/// AI seats of the server count as neither). The ratings module asks this
-/// before it accepts a rated seek and before it rates a finished game.
+/// AI seats of the server count as neither) unless a tournament that takes
+/// bots says so. Decided when the game is made (`Meta::rated`; the lobby
+/// refuses such a rated seek), and the ratings trust that decision.
 pub fn may_rate(seats: &[Seat]) -> bool {
     apart(
         seats
             .iter()
             .filter(|s| s.kind == SeatKind::Human)
             .map(|s| s.bot),
-    )
-}
-
-/// [`may_rate`] for the seats of a finished game as announced
-/// ([`GameEnded::seats`](crate::round::GameEnded)).
-pub fn may_rate_players(players: &[PlayerInfo]) -> bool {
-    apart(
-        players
-            .iter()
-            .filter(|p| p.kind == SeatKind::Human)
-            .map(|p| p.bot),
     )
 }
 
@@ -235,9 +225,6 @@ mod tests {
         assert!(!may_rate(&[seat(true), seat(false)]));
         assert!(!may_rate(&[seat(false), seat(true), ai.clone()]));
         assert!(may_rate(&[seat(true), ai]));
-        let players = |seats: &[Seat]| crate::round::state::players(seats, |_| "side");
-        assert!(!may_rate_players(&players(&[seat(false), seat(true)])));
-        assert!(may_rate_players(&players(&[seat(true), seat(true)])));
     }
 
     #[test]

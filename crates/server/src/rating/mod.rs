@@ -51,12 +51,11 @@ impl RatingDoc {
 }
 
 /// The accounts of a rated game, in seat order, or `None` when it is not
-/// to be rated (not rated, aborted, a seat without an account).
+/// to be rated (not rated, aborted, a seat without an account). Whether a
+/// bot and a person are rated together was decided with `rated` when the
+/// game was made ([`crate::bot::may_rate`]).
 pub fn rated_players(ended: &GameEnded) -> Option<Vec<String>> {
     if !ended.rated || ended.ending.reason == EndReason::Aborted {
-        return None;
-    }
-    if !crate::bot::may_rate_players(&ended.seats) {
         return None;
     }
     ended.seats.iter().map(|s| s.user.clone()).collect()

@@ -61,7 +61,8 @@ impl Round {
 
     /// What must happen at `self.now` on time: a flag fell (two players:
     /// the other wins; three: the flagged player leaves and an AI plays on),
-    /// or a first move never came (the game is aborted).
+    /// a first move never came (the game is aborted), or every player left
+    /// a real-time game (a draw for all, reason `abandoned`).
     pub fn timeout(&self) -> Option<Change> {
         if self.is_over() {
             return None;
@@ -81,16 +82,33 @@ impl Round {
             }
             return Some(change);
         }
-        let seat = self.to_move()?;
-        let human = self.meta.seats.get(seat as usize)?.kind == SeatKind::Human;
-        let first_move = clocks.turns(seat as usize) == 0;
-        let started = self.meta.turn_started? as u64;
-        let control = clocks.control();
-        if human && first_move && abandon::abort_due(Some(&control), 0, started, now) {
-            let all = Outcome::Draw(PlayerSet::all(self.game.num_players()));
-            return Some(self.finish(all, EndReason::Aborted));
+        let all = || Outcome::Draw(PlayerSet::all(self.game.num_players()));
+        if self.first_move_missed(clocks, now) {
+            return Some(self.finish(all(), EndReason::Aborted));
+        }
+        let gone = all_away_deadline(self.game.as_ref(), &self.meta, clocks);
+        if gone.is_some_and(|d| self.now >= d) {
+            return Some(self.finish(all(), EndReason::Abandoned));
         }
         None
+    }
+
+    /// Whether the human seat to move has missed its first-move limit.
+    fn first_move_missed(&self, clocks: &Clocks, now: u64) -> bool {
+        let Some(seat) = self.to_move() else {
+            return false;
+        };
+        let human = self
+            .meta
+            .seats
+            .get(seat as usize)
+            .is_some_and(|s| s.kind == SeatKind::Human);
+        let first_move = clocks.turns(seat as usize) == 0;
+        let Some(started) = self.meta.turn_started else {
+            return false;
+        };
+        let control = clocks.control();
+        human && first_move && abandon::abort_due(Some(&control), 0, started as u64, now)
     }
 
     /// The next instant something happens on time (a flag, an abort), if
@@ -240,7 +258,34 @@ pub fn deadline_of(game: &dyn AnyGame, meta: &Meta) -> Option<i64> {
         let d = abandon::abort_deadline(Some(&control), clocks.turns(seat as usize), started)?;
         human.then_some(d as i64)
     });
-    flag.into_iter().chain(abort).min()
+    flag.into_iter()
+        .chain(abort)
+        .chain(all_away_deadline(game, meta, clocks))
+        .min()
+}
+
+/// When a real-time game every player has left ends
+/// ([`abandon::all_away_deadline`]), over the human seats of `meta`; a
+/// seat never connected counts as away since before the turn began. Only
+/// while a person is to move: an AI seat ends its turn by itself.
+fn all_away_deadline(game: &dyn AnyGame, meta: &Meta, clocks: &Clocks) -> Option<i64> {
+    let mover = super::state::to_move(game, meta)?;
+    if meta.seats.get(mover as usize)?.kind != SeatKind::Human {
+        return None;
+    }
+    let started = meta.turn_started?.max(0) as u64;
+    let away: Vec<Option<u64>> = meta
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.kind == SeatKind::Human)
+        .map(|(i, _)| match meta.away.get(i) {
+            Some(since) => since.map(|t| t.max(0) as u64),
+            None => Some(0),
+        })
+        .collect();
+    let control = clocks.control();
+    abandon::all_away_deadline(Some(&control), started, &away).map(|d| d as i64)
 }
 
 #[cfg(test)]
@@ -514,6 +559,46 @@ mod tests {
         );
         r.now = 220_000;
         assert!(r.claim(0, false).is_ok());
+    }
+
+    #[test]
+    fn a_real_time_game_everyone_left_is_ended_an_hour_after_the_last_one() {
+        const HOUR: i64 = 3_600_000;
+        let mut r = timed(
+            "dragonchess",
+            TimeControl::realtime(3 * 3600, 0).expect("180+0"),
+        );
+        play(&mut r, 0).expect("first");
+        play(&mut r, 1_000).expect("first");
+        for (seat, here, at) in [(0, true, 2_000), (1, true, 2_000), (0, false, 5_000)] {
+            r.now = at;
+            r.apply(r.presence_change(seat, here).expect("a change"));
+        }
+        // One player is still here: only the flag, three hours on.
+        assert_eq!(r.deadline(), Some(1_000 + 3 * 3600 * 1000));
+        r.now = 9_000;
+        r.apply(r.presence_change(1, false).expect("the last one leaves"));
+        assert_eq!(r.deadline(), Some(9_000 + HOUR));
+        r.now = 9_000 + HOUR - 1;
+        assert!(r.timeout().is_none());
+        // Coming back cancels it; leaving again starts the hour again.
+        r.apply(r.presence_change(0, true).expect("back"));
+        assert_eq!(r.deadline(), Some(1_000 + 3 * 3600 * 1000));
+        let back = r.now;
+        r.apply(r.presence_change(0, false).expect("away again"));
+        assert_eq!(r.deadline(), Some(back + HOUR));
+        r.now = back + HOUR;
+        let ended = r
+            .apply(r.timeout().expect("abandoned by all"))
+            .expect("over");
+        assert_eq!(ended.ending.reason, EndReason::Abandoned);
+        assert_eq!(ended.ending.outcome, Outcome::Draw(PlayerSet::all(2)));
+        // Without a clock the 30-day expiry applies instead.
+        let mut r = round("dragonchess");
+        r.now = 1_000;
+        r.apply(r.presence_change(0, true).expect("connects"));
+        r.apply(r.presence_change(0, false).expect("leaves"));
+        assert_eq!(r.deadline(), None);
     }
 
     impl Round {

@@ -52,6 +52,9 @@ pub struct Entrant {
     /// pairing ranks by.
     #[serde(default = "seed_rating")]
     pub rating: i32,
+    /// A bot account: its seats are marked as a bot's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// A seat of a tournament game: a player's id, or an AI of a level.
@@ -126,6 +129,9 @@ pub struct Tournament {
     /// Its games are rated (tables with AI seats never are).
     #[serde(default)]
     pub rated: bool,
+    /// Bot accounts may enter; their games with people are rated too.
+    #[serde(default)]
+    pub bots: bool,
     pub status: TournamentStatus,
     pub players: Vec<Entrant>,
     pub rounds: Vec<Round>,
@@ -147,6 +153,7 @@ pub enum EntryError {
     Finished,
     Full,
     NotIn,
+    NoBots,
 }
 
 impl std::fmt::Display for EntryError {
@@ -155,6 +162,7 @@ impl std::fmt::Display for EntryError {
             EntryError::Finished => "this tournament is over",
             EntryError::Full => "this tournament is full",
             EntryError::NotIn => "you are not in this tournament",
+            EntryError::NoBots => "this tournament does not take bots",
         })
     }
 }
@@ -165,10 +173,14 @@ impl Tournament {
         self.minutes.map(|m| self.starts + i64::from(m) * 60_000)
     }
 
-    /// Join (or rejoin after a withdrawal) while it is not over.
-    pub fn join(&mut self, id: &str, name: &str, rating: i32) -> Result<(), EntryError> {
+    /// Join (or rejoin after a withdrawal) while it is not over; a bot
+    /// account (`bot`) only where bots are allowed.
+    pub fn join(&mut self, id: &str, name: &str, rating: i32, bot: bool) -> Result<(), EntryError> {
         if self.status == TournamentStatus::Finished {
             return Err(EntryError::Finished);
+        }
+        if bot && !self.bots {
+            return Err(EntryError::NoBots);
         }
         if let Some(e) = self.players.iter_mut().find(|e| e.id == id) {
             e.withdrawn = false;
@@ -183,6 +195,7 @@ impl Tournament {
             name: name.into(),
             withdrawn: false,
             rating,
+            bot,
         });
         Ok(())
     }
@@ -618,6 +631,7 @@ impl Tournament {
             round: self.rounds.len(),
             creator: self.creator_name.clone(),
             rated: self.rated,
+            bots: self.bots,
         }
     }
 
@@ -732,13 +746,14 @@ mod tests {
             creator: "u:p0".into(),
             creator_name: "p0".into(),
             rated: true,
+            bots: false,
             status: TournamentStatus::Upcoming,
             players: Vec::new(),
             rounds: Vec::new(),
             finished: None,
         };
         for i in 0..n {
-            t.join(&format!("u:p{i}"), &format!("p{i}"), SEED_RATING)
+            t.join(&format!("u:p{i}"), &format!("p{i}"), SEED_RATING, false)
                 .expect("join");
         }
         t
@@ -795,7 +810,8 @@ mod tests {
     fn players_are_seeded_by_their_ratings() {
         let mut t = tournament(TournamentFormat::Swiss, 0, 3);
         for (name, rating) in [("low", 1400), ("mid", 1600), ("top", 1800), ("new", 1500)] {
-            t.join(&format!("u:{name}"), name, rating).expect("join");
+            t.join(&format!("u:{name}"), name, rating, false)
+                .expect("join");
         }
         let mut ids = counter();
         t.step(1000, &mut ids).expect("step").expect("round 1");
@@ -816,7 +832,7 @@ mod tests {
             .collect();
         assert!(seeded.contains(&("top".to_string(), 1800)), "{seeded:?}");
         // Joining again refreshes the seed.
-        t.join("u:low", "low", 1450).expect("join again");
+        t.join("u:low", "low", 1450, false).expect("join again");
         assert_eq!(t.rating_of("u:low"), 1450);
     }
 
@@ -938,7 +954,7 @@ mod tests {
         let s = t.standings().expect("standings");
         assert_eq!(s.iter().map(|x| x.played).sum::<u32>(), 10);
         assert_eq!(
-            t.join("u:late", "late", SEED_RATING),
+            t.join("u:late", "late", SEED_RATING, false),
             Err(EntryError::Finished)
         );
     }

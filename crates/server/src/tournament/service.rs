@@ -142,6 +142,7 @@ impl App {
             creator: me.clone(),
             creator_name: my_name,
             rated: req.rated,
+            bots: req.bots,
             status: TournamentStatus::Upcoming,
             players: Vec::new(),
             rounds: Vec::new(),
@@ -251,8 +252,9 @@ impl App {
         let pool = self.registry.pool_of(&t.spec, false)?;
         let user = me.strip_prefix("u:").unwrap_or(&me);
         let rating = self.rating_in(user, &pool).await;
+        let bot = crate::bot::is_bot(visitor);
         self.change_tournament(id, |t| {
-            t.join(&me, &name, rating).map(Some).map_err(refused)
+            t.join(&me, &name, rating, bot).map(Some).map_err(refused)
         })
         .await?;
         Ok(())
@@ -304,18 +306,17 @@ impl App {
             .seats
             .iter()
             .map(|s| match s {
-                SeatOf::Player(p) => Seat {
-                    kind: SeatKind::Human,
-                    name: t
-                        .players
-                        .iter()
-                        .find(|e| e.id == *p)
-                        .map(|e| e.name.clone())
-                        .unwrap_or_default(),
-                    owner: Some(p.clone()),
-                    joined: true,
-                    ..Seat::default()
-                },
+                SeatOf::Player(p) => {
+                    let entrant = t.players.iter().find(|e| e.id == *p);
+                    Seat {
+                        kind: SeatKind::Human,
+                        name: entrant.map(|e| e.name.clone()).unwrap_or_default(),
+                        owner: Some(p.clone()),
+                        joined: true,
+                        bot: entrant.is_some_and(|e| e.bot),
+                        ..Seat::default()
+                    }
+                }
                 SeatOf::Ai(level) => Seat {
                     kind: SeatKind::Ai,
                     level: AiLevel::from_number(*level).ok(),
@@ -327,7 +328,11 @@ impl App {
         let mut round = self.new_round(game, None, rand::random(), seats)?;
         round.id = g.id.clone();
         round.meta.hints = false;
-        round.meta.rated = t.rated && g.seats.iter().all(|s| matches!(s, SeatOf::Player(_)));
+        // Bots and people are rated against each other only where the
+        // tournament takes bots.
+        round.meta.rated = t.rated
+            && g.seats.iter().all(|s| matches!(s, SeatOf::Player(_)))
+            && (t.bots || crate::bot::may_rate(&round.meta.seats));
         round.roll_dice();
         round.now = self.now();
         round.start_clocks(t.clock);
@@ -402,6 +407,7 @@ impl App {
 fn refused(e: EntryError) -> ApiError {
     let status = match e {
         EntryError::NotIn => StatusCode::NOT_FOUND,
+        EntryError::NoBots => StatusCode::FORBIDDEN,
         _ => StatusCode::CONFLICT,
     };
     ApiError::new(status, e.to_string())

@@ -54,6 +54,8 @@ pub struct Limits {
     pub signup_address: Limit,
     /// Chat lines per identity (or token).
     pub chat: Limit,
+    /// Chat lines per client address (many guests behind one script).
+    pub chat_address: Limit,
     /// Seeks posted per identity.
     pub seeks: Limit,
     /// Games created (or imported) per identity.
@@ -81,6 +83,7 @@ impl Default for Limits {
             login_address: Limit::new("sign-in attempts", 20, Duration::from_secs(15)),
             signup_address: Limit::new("new accounts", 5, Duration::from_secs(600)),
             chat: Limit::new("chat messages", 5, Duration::from_secs(3)),
+            chat_address: Limit::new("chat messages", 20, Duration::from_secs(1)),
             seeks: Limit::new("challenges", 10, Duration::from_secs(6)),
             create: Limit::new("new games", 20, Duration::from_secs(6)),
             create_address: Limit::new("new games", 30, Duration::from_secs(3)),
@@ -101,6 +104,7 @@ impl Limits {
             &self.login_address,
             &self.signup_address,
             &self.chat,
+            &self.chat_address,
             &self.seeks,
             &self.create,
             &self.create_address,
