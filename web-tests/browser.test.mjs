@@ -380,6 +380,19 @@ test('two people meet in the lobby, play and chat; a spectator chats apart', asy
   await ann.page.waitForTimeout(300);
   assert.equal(await ann.page.locator('.chat-line:has-text("what a move")').count(), 0);
 
+  // Bob mutes the chat: Ann's next line is not shown to him, and the
+  // choice holds after a reload; unmuted, the line is there.
+  await bob.page.click('.chat-mute');
+  assert.equal(await bob.page.getAttribute('.chat-mute', 'aria-pressed'), 'true');
+  await ann.page.fill('.chat-input', 'are you there?');
+  await ann.page.click('.chat-form button[type="submit"]');
+  await ann.page.waitForSelector('.chat-line:has-text("are you there?")');
+  await bob.page.reload();
+  await bob.page.waitForSelector('.chat-mute[aria-pressed="true"]');
+  assert.equal(await bob.page.locator('.chat-line:visible').count(), 0);
+  await bob.page.click('.chat-mute');
+  await bob.page.waitForSelector('.chat-line:has-text("are you there?")');
+
   // The game is on both profiles.
   await spy.page.goto(`${BASE}/#/@/bob${stamp}`);
   await spy.page.waitForSelector('.profile');
@@ -502,8 +515,10 @@ test('a Swiss tournament: created from the form, joined from two browsers, its g
   await ann.page.selectOption('#newtourney select[name="format"]', 'swiss');
   await ann.page.fill('#newtourney input[name="start"]', '0');
   await ann.page.fill('#newtourney input[name="rounds"]', '2');
+  await ann.page.check('#newtourney input[name="bots"]');
   await ann.page.click('#newtourney button[type="submit"]');
-  // Her tournament's page: she joins; it waits for a second player.
+  // Her tournament's page says bots may play; she joins; it waits for a second player.
+  await ann.page.waitForSelector('.tournament p:has-text("bots welcome")');
   await join(ann.page);
   await bob.page.goto(`${BASE}/#/tournaments`);
   await bob.page.click(`a.gamerow:has-text("Cup ${stamp}")`);

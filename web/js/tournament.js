@@ -52,6 +52,7 @@ export class TournamentsPage {
           <option value="ai">${esc(t('tournament.leftoverAi'))}</option>
           <option value="bye">${esc(t('tournament.leftoverBye'))}</option></select></label>
         <label><input name="rated" type="checkbox" checked> ${esc(t('tournament.rated'))}</label>
+        <label><input name="bots" type="checkbox"> ${esc(t('tournament.bots'))}</label>
         <button type="submit">${esc(t('tournament.createButton'))}</button>
       </form>` : `<p><a href="#/login">${esc(t('tournament.signInToCreate'))}</a></p>`;
     this.main.innerHTML = `<section class="lobby">
@@ -94,6 +95,7 @@ export class TournamentsPage {
       clock: { initial_s: initial, increment_s: inc },
       starts: minutesAhead ? Date.now() + minutesAhead * 60_000 : 'now',
       rated: f.rated.checked,
+      bots: f.bots.checked,
     };
     if (body.format === 'arena') body.minutes = Number(f.minutes.value);
     else body.rounds = Number(f.rounds.value);
@@ -172,7 +174,7 @@ export class TournamentPage {
     const html = `<section class="lobby tournament">
       <p><a href="#/tournaments">${esc(t('tournament.all'))}</a></p>
       <h1>${esc(v.name)}</h1>
-      <p>${esc(v.title)} (${esc(v.spec)}) · ${esc(t(`tournament.formats.${v.format}`))} · ${esc(clockText(v.clock))} · ${esc(length)} · ${esc(v.rated ? t('tournament.ratedTag') : t('tournament.casualTag'))}</p>
+      <p>${esc(v.title)} (${esc(v.spec)}) · ${esc(t(`tournament.formats.${v.format}`))} · ${esc(clockText(v.clock))} · ${esc(length)} · ${esc(v.rated ? t('tournament.ratedTag') : t('tournament.casualTag'))}${v.bots ? ` · ${esc(t('tournament.botsTag'))}` : ''}</p>
       <p><strong>${esc(status)}</strong> · ${esc(v.status === 'upcoming' ? t('tournament.starts', { time: when(v.starts) }) : t('tournament.started', { time: when(v.starts) }))} · ${esc(t('tournament.players', { count: v.count }))} ${action}</p>
       ${mine}
       <h2>${esc(t('tournament.standings'))}</h2>
