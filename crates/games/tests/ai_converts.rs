@@ -118,3 +118,8 @@ fn count_conversions_of_a_file() {
     }
     println!("converted {won} of {}", all.len());
 }
+
+#[test]
+fn phylde_won_positions_are_converted() {
+    assert_converts("phylde", include_str!("data/won-phylde.txt"), "alphabeta");
+}
