@@ -6,6 +6,9 @@
 //! scores) through a logistic curve. Squashing keeps every score inside the
 //! known bounds `±WIN`, which is what lets expectimax prune at chance nodes
 //! (Star1), and it makes averages over dice behave like win probabilities.
+//! A small slowly saturating tail is added to the logistic so that a lead of
+//! 40 pawns still scores above one of 39: a pure logistic is flat there, and
+//! a search that cannot see progress shuffles a won game into a draw.
 //!
 //! Callers see expected scores in `[0, 1]` for the player to move.
 
@@ -15,8 +18,13 @@ use tabula_core::{Evaluate, Game, Outcome, Player};
 pub const WIN: i32 = 100_000;
 /// Scores beyond this magnitude are decided games.
 pub const DECIDED: i32 = WIN - 1_000;
-/// Static evaluations map into `(-EVAL_SPAN, EVAL_SPAN)`.
+/// Static evaluations map into `(-EVAL_SPAN, EVAL_SPAN)`: the logistic
+/// part spans `LOGISTIC_SPAN`, the tail the rest.
 const EVAL_SPAN: f32 = 90_000.0;
+const LOGISTIC_SPAN: f32 = 72_000.0;
+/// Lead (in pawns) at which the tail reaches half its span: around it a
+/// pawn is still worth tens of score units.
+const TAIL_PAWNS: f32 = 50.0;
 /// Evaluation (in pawns) worth a 73 % expected score (logistic scale).
 const PAWNS_PER_UNIT: f32 = 4.0;
 
@@ -30,7 +38,9 @@ pub fn eval_score(eval_p0: f32) -> i32 {
     if eval_p0.is_nan() {
         return 0;
     }
-    (EVAL_SPAN * (2.0 * win_probability(eval_p0) - 1.0)).round() as i32
+    let logistic = LOGISTIC_SPAN * (2.0 * win_probability(eval_p0) - 1.0);
+    let tail = (EVAL_SPAN - LOGISTIC_SPAN) * eval_p0 / (eval_p0.abs() + TAIL_PAWNS);
+    (logistic + tail).round() as i32
 }
 
 /// Search score of player 0 of a finished two-player game reached `ply`
@@ -125,5 +135,23 @@ pub fn check_players<G: Game>(g: &G) -> Result<usize, tabula_core::Error> {
         Err(tabula_core::Error::spec(format!(
             "the AI handles at most {MAX_PLAYERS} players, this game has {n}"
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eval_scores_keep_telling_big_leads_apart_within_the_span() {
+        let mut last = eval_score(0.0);
+        assert_eq!(last, 0);
+        for pawns in 1..=200 {
+            let s = eval_score(pawns as f32);
+            assert!(s > last, "{pawns} pawns: {s} not above {last}");
+            assert!(s < EVAL_SPAN as i32 && s < DECIDED);
+            assert_eq!(eval_score(-(pawns as f32)), -s);
+            last = s;
+        }
     }
 }

@@ -54,6 +54,7 @@ fn fixed_depth(depth: i32, chance: bool, tt_bits: u32) -> SearchConfig {
         quiescence: true,
         tt_bits,
         chance,
+        contempt: 0.0,
     }
 }
 

@@ -2,6 +2,11 @@
 //! deepening, a transposition table, move ordering and quiescence, and
 //! with chance nodes searched as expectimax with Star1 pruning.
 //!
+//! A drawn end (by the game's rules, or a position repeating along the
+//! searched line) is not scored 0 but `-contempt * root score`: the side
+//! that is ahead sees a draw as a loss of part of its lead and avoids it,
+//! the side behind seeks it (zero-sum), and an even root keeps 0.
+//!
 //! Scores are always those of player 0 (max nodes where player 0 acts, min
 //! nodes where player 1 acts), so a turn of several actions by the same
 //! player needs no sign bookkeeping: the sign "flips" only when the player
@@ -34,6 +39,10 @@ const MAX_QUIESCENCE: usize = 12;
 const MAX_PV: usize = 24;
 /// Budget polls happen every this many nodes (a power of two).
 const POLL: u64 = 256;
+/// Default [`SearchConfig::contempt`]: half the lead, so a side far ahead
+/// rather gives up a piece than a won game, while near equality (where
+/// the root score is small) draws stay close to 0.
+const CONTEMPT: f32 = 0.5;
 
 /// How a searcher searches.
 #[derive(Clone, Debug)]
@@ -45,6 +54,9 @@ pub struct SearchConfig {
     pub tt_bits: u32,
     /// Search chance nodes (expectimax); otherwise meeting one is an error.
     pub chance: bool,
+    /// Share of the root's static score (player 0) a draw costs player 0:
+    /// the draw score is `-contempt * root score`. 0 scores draws 0.
+    pub contempt: f32,
 }
 
 impl SearchConfig {
@@ -54,6 +66,7 @@ impl SearchConfig {
             quiescence: true,
             tt_bits: 19,
             chance: false,
+            contempt: CONTEMPT,
         }
     }
 
@@ -88,6 +101,10 @@ pub struct Searcher<G: Evaluate> {
     nodes: u64,
     stopped: bool,
     met_chance: bool,
+    /// Score of a draw for player 0 in the current search (see contempt).
+    draw: i32,
+    /// Hashes of the player nodes on the line being searched, root first.
+    line: Vec<u64>,
 }
 
 impl<G: Evaluate> Searcher<G> {
@@ -102,6 +119,8 @@ impl<G: Evaluate> Searcher<G> {
             nodes: 0,
             stopped: false,
             met_chance: false,
+            draw: 0,
+            line: Vec::with_capacity(MAX_PLY + 1),
             cfg,
         }
     }
@@ -136,6 +155,9 @@ impl<G: Evaluate> Searcher<G> {
         self.stopped = false;
         self.met_chance = false;
         self.order.new_search();
+        self.draw = (-self.cfg.contempt * static_score(g) as f32).round() as i32;
+        self.line.clear();
+        self.line.push(g.hash());
 
         let mut moves = Vec::new();
         g.legal_actions(&mut moves);
@@ -224,10 +246,14 @@ impl<G: Evaluate> Searcher<G> {
     /// Score of `g` for player 0, searched `depth` actions deep.
     fn node(&mut self, g: &G, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
         let p = match g.turn() {
-            Turn::Over => return g.outcome().map_or(0, |o| outcome_score(o, ply)),
+            Turn::Over => return self.end_score(g, ply),
             Turn::Chance => return self.chance(g, depth, ply, alpha, beta),
             Turn::Player(p) => p,
         };
+        let key = g.hash();
+        if self.line.contains(&key) {
+            return self.draw;
+        }
         if depth <= 0 || ply >= MAX_PLY {
             return if self.cfg.quiescence {
                 self.quiesce(g, ply, alpha, beta, 0)
@@ -239,7 +265,6 @@ impl<G: Evaluate> Searcher<G> {
         if self.tick() {
             return 0;
         }
-        let key = g.hash();
         let entry = self.tt.probe(key);
         if let Some(v) = entry.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
             return v;
@@ -253,6 +278,7 @@ impl<G: Evaluate> Searcher<G> {
         let maximizing = p == Player(0);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = None;
+        self.line.push(key);
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut keys, i);
             let a = moves[i];
@@ -278,6 +304,7 @@ impl<G: Evaluate> Searcher<G> {
                 break;
             }
         }
+        self.line.pop();
         self.moves[ply] = moves;
         self.scores[ply] = keys;
         if self.stopped {
@@ -366,7 +393,7 @@ impl<G: Evaluate> Searcher<G> {
     /// Search tactical actions only, until the position is quiet.
     fn quiesce(&mut self, g: &G, ply: usize, mut alpha: i32, mut beta: i32, q: usize) -> i32 {
         let p = match g.turn() {
-            Turn::Over => return g.outcome().map_or(0, |o| outcome_score(o, ply)),
+            Turn::Over => return self.end_score(g, ply),
             Turn::Chance => {
                 self.met_chance |= !self.cfg.chance;
                 return static_score(g);
@@ -421,6 +448,18 @@ impl<G: Evaluate> Searcher<G> {
         self.moves[ply] = moves;
         self.scores[ply] = keys;
         best
+    }
+
+    /// Score of the finished game `g` reached `ply` actions below the root:
+    /// a win sooner scores higher, a shared draw is the contempt draw.
+    fn end_score(&self, g: &G, ply: usize) -> i32 {
+        match g.outcome() {
+            Some(o) => match outcome_score(o, ply) {
+                0 => self.draw,
+                v => v,
+            },
+            None => self.draw,
+        }
     }
 
     /// The best action the table holds for `g` (hash `key`), if it is
