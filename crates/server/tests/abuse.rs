@@ -7,7 +7,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{start_with, temp_db, Browser, Server};
+use common::{remove_db, start_with, temp_db, Browser, Server};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -234,5 +234,5 @@ async fn a_flood_from_one_address_does_not_slow_a_real_player() {
         rss_after - rss_before < 300.0,
         "RSS grew from {rss_before:.0} to {rss_after:.0} MB"
     );
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{ply, start, temp_db, test_registry};
+use common::{ply, remove_db, start, temp_db, test_registry};
 use serde_json::{json, Value};
 
 #[tokio::test]
@@ -105,7 +105,7 @@ async fn create_join_move_and_every_error() {
     );
     assert_eq!(s["state"]["turn"]["seat"], 1);
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -147,7 +147,7 @@ async fn a_restarted_server_resumes_every_game_exactly() {
         "{text}"
     );
     assert!(text.contains("player 3: Cy"), "{text}");
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -203,7 +203,7 @@ async fn ai_seats_take_backs_and_leaving() {
         )
         .await;
     assert_eq!(st, StatusCode::CONFLICT, "resigning is for two players");
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -280,7 +280,7 @@ async fn resign_draw_rematch_and_import() {
     assert!(v["error"].as_str().unwrap_or("").contains("line 4"), "{v}");
     let list = srv.get("/api/games").await;
     assert_eq!(list.as_array().map(Vec::len), Some(4));
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -346,7 +346,7 @@ async fn live_channel_sends_snapshot_updates_and_acks() {
         Some(Ok(Message::Close(Some(frame)))) => assert_eq!(u16::from(frame.code), 1012),
         other => panic!("expected a close frame, got {other:?}"),
     }
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -361,7 +361,7 @@ async fn health_answers_with_the_store() {
         ["sqlite", "postgres"].contains(&h["store"].as_str().unwrap_or("")),
         "{h}"
     );
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// Every registered game: create against the AI, play legal moves, reject
@@ -411,7 +411,7 @@ async fn every_registered_game_plays_and_resumes() {
         drop(srv);
         let srv = start(registry.clone(), &db).await;
         assert_eq!(srv.settled(&id).await, before, "{} resumes", entry.name);
-        let _ = std::fs::remove_file(&db);
+        remove_db(&db);
     }
 }
 
@@ -453,7 +453,7 @@ async fn bad_text_and_false_results_are_refused_cleanly() {
         srv.get("/api/games").await.as_array().map(Vec::len),
         Some(1)
     );
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -538,5 +538,5 @@ async fn serves_the_ui_and_the_rules() {
     assert_eq!(st, StatusCode::BAD_REQUEST);
     let (st, _) = srv.call("GET", "/api/rules/chess", Value::Null).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }

@@ -6,7 +6,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{start, temp_db, test_registry, Browser, Server};
+use common::{remove_db, start, temp_db, test_registry, Browser, Server};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -239,7 +239,7 @@ async fn tokens_are_shown_once_stored_hashed_and_revocable() {
             .map(|b| format!("{b:02x}"))
             .collect();
         assert_eq!(ids, vec![hash]);
-        let _ = std::fs::remove_file(&db);
+        remove_db(&db);
     }
 }
 
@@ -297,7 +297,7 @@ async fn a_token_plays_the_accounts_seats_on_the_game_endpoints() {
     b.guest().await;
     let (st, _) = b.call("GET", "/api/bot/stream/event", Value::Null).await;
     assert_eq!(st, StatusCode::UNAUTHORIZED);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -372,7 +372,7 @@ async fn only_an_account_that_never_played_becomes_a_bot() {
     )
     .await;
     assert_eq!(st, StatusCode::FORBIDDEN);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -520,7 +520,7 @@ async fn a_bot_is_challenged_accepts_and_plays_through_its_streams() {
     )
     .await;
     assert_eq!(st, StatusCode::CONFLICT);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -568,7 +568,7 @@ async fn bot_requests_are_limited_per_token() {
     // The account's other token has a limit of its own.
     let (st, _) = bearer(&srv, &second, "POST", path, Value::Null).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// The tournament `body` made by `person`; its id.
@@ -692,5 +692,5 @@ async fn a_tournament_that_takes_bots_rates_them_against_people() {
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     assert_eq!(diff.as_array().map(Vec::len), Some(2), "rated: {diff}");
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }

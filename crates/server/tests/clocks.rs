@@ -7,7 +7,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{start_with, temp_db, test_registry, Browser, Server};
+use common::{remove_db, start_with, temp_db, test_registry, Browser, Server};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -96,7 +96,7 @@ async fn the_flag_falls_with_nobody_connected() {
         .await;
     assert_eq!(st, StatusCode::CONFLICT);
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -122,7 +122,7 @@ async fn a_game_whose_first_move_never_comes_is_aborted() {
         "{record}"
     );
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -163,7 +163,7 @@ async fn a_player_whose_opponent_went_away_claims_the_game() {
     assert_eq!(s["state"]["result"]["winners"], json!([0]));
     drop(ws);
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -213,7 +213,7 @@ async fn a_two_day_phylde_game_lives_through_a_restart_and_a_week_of_turns() {
         assert_eq!(s["state"]["result"]["reason"], "time");
     }
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// As browser `b`, play the first legal action of game `g`; the game after.
@@ -297,7 +297,7 @@ async fn a_3_2_dragonchess_game_between_two_browsers_ends_on_time() {
         assert_eq!(p["record"]["dragonchess"]["win"], win, "{p}");
     }
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -331,7 +331,7 @@ async fn a_rated_game_whose_second_side_never_moves_is_aborted_unrated() {
         assert_eq!(p["ratings"], json!({}), "not rated: {p}");
     }
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -375,7 +375,7 @@ async fn a_correspondence_player_silent_for_the_days_lets_the_other_claim_a_draw
     assert_eq!(s["state"]["result"]["draw"], true, "{s}");
     assert_eq!(s["state"]["result"]["winners"], json!([0, 1]), "{s}");
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -399,5 +399,5 @@ async fn an_ai_seat_has_no_clock_while_the_humans_runs() {
     assert!((54_000..=55_000).contains(&left), "{left}");
     assert_eq!(s["state"]["clock"]["remaining_ms"][1], Value::Null);
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }

@@ -6,7 +6,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{start, start_with, temp_db, test_registry, Browser, Server};
+use common::{remove_db, start, start_with, temp_db, test_registry, Browser, Server};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -58,7 +58,7 @@ async fn every_answer_has_the_security_headers() {
         assert_eq!(h["x-frame-options"], "DENY", "{path}");
         assert_eq!(h["referrer-policy"], "same-origin", "{path}");
     }
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -96,7 +96,7 @@ async fn every_error_is_json() {
     let (st, _, text) = raw(&srv, req).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     assert!(error_of(&text).contains("bad request body"), "{text}");
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -135,7 +135,7 @@ async fn a_body_must_be_json_but_may_be_empty() {
         .body(Body::empty())
         .expect("request");
     assert_eq!(raw(&srv, req).await.0, StatusCode::OK);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -174,7 +174,7 @@ async fn game_creation_is_rate_limited_per_address() {
             json!({"spec": "race"}),
         )
         .await;
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// Chat lines are limited per address as well as per sender: fresh guest
@@ -216,7 +216,7 @@ async fn chat_is_rate_limited_per_address() {
     let mut other = Browser::new(&srv, 3);
     other.guest().await;
     other.expect(StatusCode::OK, "POST", &chat, line).await;
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -257,7 +257,7 @@ async fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
             StatusCode::TOO_MANY_REQUESTS
         };
         assert_eq!(other, expected, "trust_proxy = {trust}");
-        let _ = std::fs::remove_file(&db);
+        remove_db(&db);
     }
 }
 
@@ -333,7 +333,7 @@ async fn games_in_progress_are_capped_per_identity_and_per_address() {
         json!({"spec": "race"}),
     )
     .await;
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -408,7 +408,7 @@ async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_sto
         Value::Null,
     )
     .await;
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// An AI-only game stops when its last watcher leaves, and a server that
@@ -464,7 +464,7 @@ async fn an_ai_only_game_pauses_unwatched_and_is_not_resumed_at_start() {
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(again.app.ai_jobs(), 0);
     assert_eq!(ply(&again.get(&path).await), paused, "not resumed at start");
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -495,7 +495,7 @@ async fn another_origin_uses_the_session_only_when_allowed() {
         };
         ann.expect(expected, "POST", "/api/games", json!({"spec": "race"}))
             .await;
-        let _ = std::fs::remove_file(&db);
+        remove_db(&db);
     }
 }
 
@@ -567,7 +567,7 @@ async fn a_live_channel_from_another_origin_gets_the_session_only_when_allowed()
         } else {
             assert!(other.as_array().is_none_or(Vec::is_empty), "{other}");
         }
-        let _ = std::fs::remove_file(&db);
+        remove_db(&db);
     }
 }
 
@@ -599,7 +599,7 @@ async fn untouched_games_expire_and_finished_ones_stay() {
     assert!(!over(&srv.get(&format!("/api/games/{fresh}")).await));
     // Nothing left to expire.
     assert_eq!(srv.app.expire_games().await, Ok(0));
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -629,7 +629,7 @@ async fn metrics_show_the_ai_pool() {
     ] {
         assert!(m[key].is_u64(), "{key}: {m}");
     }
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -678,7 +678,7 @@ async fn the_live_channel_refuses_binary_and_oversized_messages() {
     })
     .await;
     assert!(end.is_ok(), "the channel closes");
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -744,5 +744,5 @@ async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
     .await
     .expect("a queue message");
     assert_eq!(queued["ahead"], 1, "{queued}");
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{start, temp_db, test_registry, Browser};
+use common::{remove_db, start, temp_db, test_registry, Browser};
 use serde_json::{json, Value};
 
 fn error(v: &Value) -> &str {
@@ -187,7 +187,7 @@ async fn accounts_sign_up_in_out_and_are_checked() {
     )
     .await;
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -257,7 +257,7 @@ async fn the_cookie_needs_this_sites_origin() {
     assert_eq!(s["you"], json!([0, 1]));
     assert_eq!(s["state"]["players"][0]["user"], "ann");
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -373,7 +373,7 @@ async fn an_invite_is_claimed_once_and_tokens_are_stored_hashed() {
             "a token is stored in the clear"
         );
     }
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// The database file's bytes as text (with its write-ahead log).
@@ -415,7 +415,7 @@ async fn hints_are_for_games_against_the_ai_or_agreed() {
     srv.post(&format!("/api/games/{id}/hint"), json!({"token": t[0]}))
         .await;
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -691,7 +691,7 @@ async fn two_strangers_meet_in_the_lobby_play_chat_and_see_it_on_their_profiles(
     )
     .await;
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -793,7 +793,7 @@ async fn a_seek_of_three_fills_in_order_and_can_be_cancelled() {
     )
     .await;
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// The `Set-Cookie` of an answer.
@@ -844,7 +844,7 @@ async fn the_session_cookie_is_httponly_lax_and_secure_over_https() {
     let (_, headers, _) = guest.call_full("POST", "/api/session", Value::Null).await;
     assert!(set_cookie(&headers).contains("; Secure"));
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// Game `g` once `pred` holds for it (renames run in the background).
@@ -936,7 +936,7 @@ async fn a_guests_games_follow_its_new_account_and_stay_when_it_is_deleted() {
     let s = stale.expect(StatusCode::OK, "GET", &g, Value::Null).await;
     assert!(s["you"].as_array().is_none_or(Vec::is_empty), "{s}");
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -1059,5 +1059,5 @@ async fn a_challenge_by_link_with_an_ai_seat_and_one_whose_creator_left() {
     )
     .await;
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{start, temp_db, test_registry, Browser};
+use common::{remove_db, start, temp_db, test_registry, Browser};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -158,5 +158,5 @@ async fn a_rated_game_moves_both_ratings_once() {
         .await;
     assert_eq!(p["ratings"]["race"]["games"], 1);
     drop(srv);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }

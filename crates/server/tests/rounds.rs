@@ -5,7 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{start, start_at, start_with, temp_db, test_registry, Browser, Server};
+use common::{remove_db, start, start_at, start_with, temp_db, test_registry, Browser, Server};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -155,7 +155,7 @@ async fn every_ending_goes_through_the_finisher_once() {
             .all(|g| g["over"] == true),
         "{list}"
     );
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -223,7 +223,7 @@ async fn concurrent_commands_on_one_game_lose_and_double_nothing() {
         srv.get(&format!("/api/games/{id}")).await["history"],
         json!(history)
     );
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -259,7 +259,7 @@ async fn ai_seats_play_to_the_end_and_finish_once() {
     assert_eq!(s["state"]["turn"]["kind"], "over");
     assert_eq!(s["state"]["thinking"], false);
     no_more_ends(&mut ends).await;
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -292,7 +292,7 @@ async fn idle_games_leave_memory_and_come_back_when_opened() {
     )
     .await;
     assert_eq!(srv.app.live_games(), 1);
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 #[tokio::test]
@@ -340,7 +340,7 @@ async fn a_database_of_the_previous_version_is_upgraded() {
         json!({"token": "aa", "action": "walk"}),
     )
     .await;
-    let _ = std::fs::remove_file(&db);
+    remove_db(&db);
 }
 
 /// Two instances on one PostgreSQL: a game made on one is played on the

@@ -20,12 +20,25 @@ pub fn test_registry() -> Registry {
     Registry::new(vec![GameEntry::of::<race::Race>("Race", "A test race.")])
 }
 
+/// A fresh database path for one test (remove it with [`remove_db`]).
 pub fn temp_db(name: &str) -> PathBuf {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    std::env::temp_dir().join(format!("tabula-{name}-{}-{nanos}.db", std::process::id()))
+    // Cargo's scratch directory for integration tests: inside the target
+    // directory, so a run never litters the system's temporary directory.
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tabula-{name}-{}-{nanos}.db", std::process::id()))
+}
+
+/// Remove a test database with its write-ahead log and shared-memory file.
+pub fn remove_db(db: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut path = db.as_os_str().to_owned();
+        path.push(suffix);
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 pub struct Server {
