@@ -32,7 +32,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$BIN" serve --addr 127.0.0.1:0 --db "$WORK/tabula.db" --ai-pause-ms 0 >"$WORK/server.log" 2>&1 &
+# --trust-proxy: each browser context sends an address of its own (X-Forwarded-For).
+"$BIN" serve --addr 127.0.0.1:0 --db "$WORK/tabula.db" --ai-pause-ms 0 --trust-proxy >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 URL=""
 for _ in $(seq 1 100); do
