@@ -136,17 +136,23 @@ impl Round {
         })
     }
 
+    /// Since when each seat's player has been away (`None`: connected),
+    /// one entry per seat: a seat nobody has opened yet is away since the
+    /// start.
+    fn away_by_seat(&self) -> Vec<Option<i64>> {
+        let mut away = self.meta.away.clone();
+        away.resize(self.meta.seats.len(), Some(self.created));
+        away
+    }
+
     /// The seats' presence for abandonment rules (AI seats always here).
     fn presence(&self) -> Vec<Presence> {
-        (0..self.meta.seats.len())
-            .map(|i| {
-                // A seat nobody has opened yet is away since the start.
-                let away = self.meta.away.get(i).copied().unwrap_or(Some(self.created));
-                let ai = self.meta.seats[i].kind == SeatKind::Ai;
-                Presence {
-                    connected: ai || away.is_none(),
-                    last_seen_ms: away.unwrap_or(self.now).max(0) as u64,
-                }
+        self.away_by_seat()
+            .into_iter()
+            .zip(&self.meta.seats)
+            .map(|(away, seat)| Presence {
+                connected: seat.kind == SeatKind::Ai || away.is_none(),
+                last_seen_ms: away.unwrap_or(self.now).max(0) as u64,
             })
             .collect()
     }
@@ -184,22 +190,16 @@ impl Round {
     /// not silence, even without a live channel: a player moving by token
     /// has not abandoned the game); `None` if nothing changes.
     pub(crate) fn heard_from(&self, seat: u8) -> Option<Vec<Option<i64>>> {
-        let i = seat as usize;
-        if self.meta.seats.get(i)?.kind != SeatKind::Human {
+        if self.meta.seats.get(seat as usize)?.kind != SeatKind::Human {
             return None;
         }
-        let since = self
-            .meta
-            .away
-            .get(i)
-            .copied()
-            .unwrap_or(Some(self.created))?;
-        if since >= self.now {
+        let mut away = self.away_by_seat();
+        let slot = away.get_mut(seat as usize)?;
+        // Connected, or already heard from now: nothing changes.
+        if !slot.is_some_and(|since| since < self.now) {
             return None;
         }
-        let mut away = self.meta.away.clone();
-        away.resize(self.meta.seats.len(), Some(self.created));
-        away[i] = Some(self.now);
+        *slot = Some(self.now);
         Some(away)
     }
 
@@ -208,8 +208,7 @@ impl Round {
         if self.is_over() || self.meta.seats.get(seat as usize)?.kind != SeatKind::Human {
             return None;
         }
-        let mut away = self.meta.away.clone();
-        away.resize(self.meta.seats.len(), Some(self.created));
+        let mut away = self.away_by_seat();
         let slot = away.get_mut(seat as usize)?;
         let next = if here { None } else { Some(self.now) };
         if slot.is_none() == here {
