@@ -20,14 +20,19 @@ pub struct PlayoutStats {
 /// This is Tabula's one way to roll dice: stored games replay their dice
 /// from seeds through it, so it must never change.
 pub fn pick_chance<A: Copy>(outcomes: &[(A, f64)], x: f64) -> Option<A> {
+    chance_index(outcomes, x).map(|i| outcomes[i].0)
+}
+
+/// The position in `outcomes` of [`pick_chance`]'s outcome for `x`.
+fn chance_index<A>(outcomes: &[(A, f64)], x: f64) -> Option<usize> {
     let mut x = x;
-    for &(a, p) in outcomes {
+    for (i, &(_, p)) in outcomes.iter().enumerate() {
         if x < p {
-            return Some(a);
+            return Some(i);
         }
         x -= p;
     }
-    outcomes.last().map(|o| o.0)
+    outcomes.len().checked_sub(1)
 }
 
 /// Pick a chance outcome according to its probability, with one uniform
@@ -64,16 +69,7 @@ const SLICES: usize = 256;
 
 impl<A: Copy> ChanceTable<A> {
     pub fn new(outcomes: &[(A, f64)]) -> ChanceTable<A> {
-        let index = |x: f64| {
-            let mut x = x;
-            for (i, &(_, p)) in outcomes.iter().enumerate() {
-                if x < p {
-                    return i;
-                }
-                x -= p;
-            }
-            outcomes.len().saturating_sub(1)
-        };
+        let index = |x: f64| chance_index(outcomes, x).unwrap_or(0);
         let one = 1.0f64.to_bits();
         let starts = (0..outcomes.len().saturating_sub(1))
             .map(|i| {
