@@ -7,7 +7,7 @@ use crate::geometry::{Side, Square, FILES, GROUND, RANKS};
 use crate::moves::Move;
 use crate::piece::Kind;
 use crate::state::Dragonchess;
-use crate::tables::tables;
+use crate::tables::{pattern, tables};
 use tabula_core::{Evaluate, Player};
 
 /// Piece values in Warriors, indexed by `Kind` (the King is never traded).
@@ -112,11 +112,12 @@ impl Dragonchess {
         let mut occ = self.occupied();
         occ.clear(king);
         let active = self.sides[enemy.index()].without(self.frozen(enemy));
-        let own = self.sides[side.index()];
-        KING_STEPS
+        let mut own = self.sides[side.index()];
+        own.clear(king);
+        let king_on_ground = pattern(Kind::King, false);
+        tables()
+            .steps(side, king_on_ground, from, own, self.sides[enemy.index()])
             .iter()
-            .filter_map(|&(dl, df, dr)| from.offset(dl, df, dr))
-            .filter(|&sq| sq == king || !own.has(sq))
             .filter(|&sq| !self.attacked(tables(), sq, enemy, occ, active))
             .count()
     }
@@ -144,20 +145,6 @@ impl Dragonchess {
         score
     }
 }
-
-/// A King's steps on the Ground: 8 in-plane, up and down.
-const KING_STEPS: [(i32, i32, i32); 10] = [
-    (0, -1, -1),
-    (0, -1, 0),
-    (0, -1, 1),
-    (0, 0, -1),
-    (0, 0, 1),
-    (0, 1, -1),
-    (0, 1, 0),
-    (0, 1, 1),
-    (-1, 0, 0),
-    (1, 0, 0),
-];
 
 /// King steps between two squares, levels counted as steps.
 fn distance(a: Square, b: Square) -> usize {
