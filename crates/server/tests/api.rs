@@ -290,12 +290,7 @@ async fn live_channel_sends_snapshot_updates_and_acks() {
     let db = temp_db("ws");
     let srv = start(test_registry(), &db).await;
     let (id, t) = srv.create(json!({"spec": "race"})).await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let router = srv.router.clone();
-    tokio::spawn(async move { axum::serve(listener, router).await });
+    let addr = common::serve(&srv).await;
     let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
         .await
         .expect("connect");

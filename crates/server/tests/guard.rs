@@ -503,17 +503,8 @@ async fn another_origin_uses_the_session_only_when_allowed() {
 /// of `origin` plays (its snapshot's `you`).
 async fn live_seats(addr: std::net::SocketAddr, id: &str, cookie: &str, origin: &str) -> Value {
     use futures_util::StreamExt;
-    use tokio_tungstenite::tungstenite::{client::IntoClientRequest, Message};
-    let mut req = format!("ws://{addr}/api/games/{id}/ws")
-        .into_client_request()
-        .expect("request");
-    let headers = req.headers_mut();
-    headers.insert("origin", origin.parse().expect("origin"));
-    let cookie = format!("tabula_session={cookie}");
-    headers.insert("cookie", cookie.parse().expect("cookie"));
-    let (mut ws, _) = tokio_tungstenite::connect_async(req)
-        .await
-        .expect("connect");
+    use tokio_tungstenite::tungstenite::Message;
+    let mut ws = common::connect(addr, &format!("/api/games/{id}/ws"), cookie, origin).await;
     match ws.next().await {
         Some(Ok(Message::Text(t))) => {
             let v: Value = serde_json::from_str(&t).expect("json");
@@ -553,12 +544,7 @@ async fn a_live_channel_from_another_origin_gets_the_session_only_when_allowed()
             .await;
         let id = v["id"].as_str().expect("id");
         let cookie = ann.cookie.clone().expect("a session");
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let router = srv.router.clone();
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        let addr = common::serve(&srv).await;
         let own = live_seats(addr, id, &cookie, &format!("http://{addr}")).await;
         assert!(own.as_array().is_some_and(|a| !a.is_empty()), "{own}");
         let other = live_seats(addr, id, &cookie, "https://play.example.org").await;
@@ -639,12 +625,7 @@ async fn the_live_channel_refuses_binary_and_oversized_messages() {
     let db = temp_db("ws-caps");
     let srv = start(test_registry(), &db).await;
     let (id, _) = srv.create(json!({"spec": "race"})).await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let router = srv.router.clone();
-    tokio::spawn(async move { axum::serve(listener, router).await });
+    let addr = common::serve(&srv).await;
     let url = format!("ws://{addr}/api/games/{id}/ws");
     let (mut ws, _) = tokio_tungstenite::connect_async(&url)
         .await

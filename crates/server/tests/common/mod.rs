@@ -293,31 +293,42 @@ impl<'a> Browser<'a> {
     }
 }
 
-/// A live channel at `path` (a WebSocket) opened by a browser holding
-/// session `cookie`, from a page of the server (one started for it on a
-/// loopback port).
-pub async fn live(
-    srv: &Server,
-    cookie: &str,
-    path: &str,
-) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+/// A client WebSocket.
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Serve `srv` on a free loopback port (WebSockets need a real socket).
+pub async fn serve(srv: &Server) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
     let router = srv.router.clone();
     tokio::spawn(async move { axum::serve(listener, router).await });
+    addr
+}
+
+/// A live channel at `path` of the server at `addr`, opened by a browser
+/// holding session `cookie` on a page of `origin`.
+pub async fn connect(addr: std::net::SocketAddr, path: &str, cookie: &str, origin: &str) -> Ws {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let mut req = format!("ws://{addr}{path}")
         .into_client_request()
         .expect("request");
     let headers = req.headers_mut();
     let cookie = format!("tabula_session={cookie}");
     headers.insert("cookie", cookie.parse().expect("header"));
-    let origin = format!("http://{addr}");
     headers.insert("origin", origin.parse().expect("header"));
     let (ws, _) = tokio_tungstenite::connect_async(req)
         .await
         .expect("connect");
     ws
+}
+
+/// A live channel at `path` (a WebSocket) opened by a browser holding
+/// session `cookie`, from a page of the server (one started for it on a
+/// loopback port).
+pub async fn live(srv: &Server, cookie: &str, path: &str) -> Ws {
+    let addr = serve(srv).await;
+    connect(addr, path, cookie, &format!("http://{addr}")).await
 }
