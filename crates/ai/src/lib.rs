@@ -18,6 +18,7 @@ mod mcts;
 mod names;
 mod random;
 mod search;
+pub mod tune;
 pub mod value;
 
 pub use agent::{Agent, Decision};

@@ -13,11 +13,26 @@ use tabula_ai::value::{expected, outcome_score, static_score};
 use tabula_ai::{Agent, Budget, Limits, SearchAgent, SearchConfig};
 use tabula_core::{sample_chance, Evaluate, Game, Player, Turn};
 
-/// Plain expectiminimax to `depth` player actions, scores of player 0,
-/// with chance averaged in the searcher's order (likeliest first).
-fn brute_force<G: Evaluate>(g: &G, depth: i32, ply: usize) -> i32 {
+/// Plain expectiminimax to `depth` player actions (or, with `rolls`, to
+/// `depth` chance nodes below the first, leaves only before a roll),
+/// scores of player 0, with chance averaged in the searcher's order
+/// (likeliest first).
+fn brute_force<G: Evaluate>(g: &G, depth: i32, ply: usize, rolls: bool) -> i32 {
     match g.turn() {
         Turn::Over => outcome_score(g.outcome().unwrap(), ply),
+        Turn::Player(_) if rolls => {
+            let p = g.turn();
+            let values = g.actions_here().into_iter().map(|a| {
+                let mut c = g.clone();
+                c.apply(a);
+                brute_force(&c, depth, ply + 1, rolls)
+            });
+            if p == Turn::Player(Player(0)) {
+                values.max().unwrap()
+            } else {
+                values.min().unwrap()
+            }
+        }
         _ if depth <= 0 => static_score(g),
         Turn::Chance => {
             let mut outs = Vec::new();
@@ -28,7 +43,8 @@ fn brute_force<G: Evaluate>(g: &G, depth: i32, ply: usize) -> i32 {
                 .map(|&(a, p)| {
                     let mut c = g.clone();
                     c.apply(a);
-                    p * f64::from(brute_force(&c, depth, ply + 1))
+                    let below = if rolls { depth - 1 } else { depth };
+                    p * f64::from(brute_force(&c, below, ply + 1, rolls))
                 })
                 .sum();
             sum.round() as i32
@@ -37,7 +53,7 @@ fn brute_force<G: Evaluate>(g: &G, depth: i32, ply: usize) -> i32 {
             let values = g.actions_here().into_iter().map(|a| {
                 let mut c = g.clone();
                 c.apply(a);
-                brute_force(&c, depth - 1, ply + 1)
+                brute_force(&c, depth - 1, ply + 1, rolls)
             });
             if p == Player(0) {
                 values.max().unwrap()
@@ -48,25 +64,32 @@ fn brute_force<G: Evaluate>(g: &G, depth: i32, ply: usize) -> i32 {
     }
 }
 
-fn fixed_depth(depth: i32, chance: bool, tt_bits: u32) -> SearchConfig {
+fn fixed_depth(depth: i32, chance: bool, tt_bits: u32, rolls: bool) -> SearchConfig {
     SearchConfig {
         max_depth: depth,
         quiescence: true,
         tt_bits,
         chance,
         contempt: 0.0,
+        depth_in_rolls: rolls,
     }
 }
 
 /// The searcher's value and action at `depth` match brute force.
-fn check_against_brute_force<G: Evaluate>(g: &G, depth: i32, chance: bool, tt_bits: u32) {
+fn check_against_brute_force<G: Evaluate>(
+    g: &G,
+    depth: i32,
+    chance: bool,
+    tt_bits: u32,
+    rolls: bool,
+) {
     let Turn::Player(me) = g.turn() else {
         panic!("not a player node")
     };
-    let mut agent =
-        SearchAgent::<G>::new("ab", fixed_depth(depth, chance, tt_bits), Limits::default());
+    let cfg = fixed_depth(depth, chance, tt_bits, rolls);
+    let mut agent = SearchAgent::<G>::new("ab", cfg, Limits::default());
     let d = agent.decide(g, &Budget::unlimited()).unwrap();
-    let best = brute_force(g, depth, 0);
+    let best = brute_force(g, depth, 0, rolls);
     assert_eq!(
         d.value,
         expected(best, me),
@@ -76,7 +99,7 @@ fn check_against_brute_force<G: Evaluate>(g: &G, depth: i32, chance: bool, tt_bi
     let mut child = g.clone();
     child.apply(d.action);
     assert_eq!(
-        brute_force(&child, depth - 1, 1),
+        brute_force(&child, if rolls { depth } else { depth - 1 }, 1, rolls),
         best,
         "action {:?} at depth {depth} in {}",
         d.action,
@@ -121,8 +144,8 @@ fn random_positions<G: Game>(start: &G, count: usize, max_plies: usize, seed: u6
 fn alphabeta_equals_minimax_at_fixed_depth_on_tic_tac_toe() {
     for g in random_positions(&Ttt::start(), 30, 5, 1) {
         for depth in 1..=4 {
-            check_against_brute_force(&g, depth, false, 0);
-            check_against_brute_force(&g, depth, false, 12);
+            check_against_brute_force(&g, depth, false, 0, false);
+            check_against_brute_force(&g, depth, false, 12, false);
         }
     }
 }
@@ -144,7 +167,10 @@ fn alphabeta_solves_tic_tac_toe() {
     let fork = Ttt::from_rows("xo./.../...");
     let d = agent.decide(&fork, &Budget::unlimited()).unwrap();
     assert_eq!(d.value, 1.0);
-    assert_eq!(d.value, expected(brute_force(&fork, 9, 0), Player(0)));
+    assert_eq!(
+        d.value,
+        expected(brute_force(&fork, 9, 0, false), Player(0))
+    );
 }
 
 #[test]
@@ -178,8 +204,12 @@ fn expectimax_equals_brute_force_on_dice_positions() {
     let start = DiceRace::new_game(&()).unwrap();
     for g in random_positions(&start, 25, 8, 2) {
         for depth in 1..=4 {
-            check_against_brute_force(&g, depth, true, 0);
-            check_against_brute_force(&g, depth, true, 12);
+            check_against_brute_force(&g, depth, true, 0, false);
+            check_against_brute_force(&g, depth, true, 12, false);
+        }
+        for depth in 1..=2 {
+            check_against_brute_force(&g, depth, true, 0, true);
+            check_against_brute_force(&g, depth, true, 12, true);
         }
     }
 }

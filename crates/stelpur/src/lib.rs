@@ -9,7 +9,7 @@
 
 mod board;
 mod dice;
-mod eval;
+pub mod eval;
 mod movegen;
 mod notation;
 mod options;

@@ -57,6 +57,11 @@ pub struct SearchConfig {
     /// Share of the root's static score (player 0) a draw costs player 0:
     /// the draw score is `-contempt * root score`. 0 scores draws 0.
     pub contempt: f32,
+    /// Count depth in rolls of the dice rather than in player actions:
+    /// every roll is searched to its end and leaves are the positions
+    /// before a roll, so a roll of four moves costs no more depth than a
+    /// roll of one, and the evaluation never meets a roll half played.
+    pub depth_in_rolls: bool,
 }
 
 impl SearchConfig {
@@ -67,12 +72,14 @@ impl SearchConfig {
             tt_bits: 19,
             chance: false,
             contempt: CONTEMPT,
+            depth_in_rolls: false,
         }
     }
 
     pub fn expectimax() -> Self {
         SearchConfig {
             chance: true,
+            depth_in_rolls: true,
             ..SearchConfig::alphabeta()
         }
     }
@@ -185,7 +192,7 @@ impl<G: Evaluate> Searcher<G> {
                 } else {
                     (-INF, -alpha)
                 };
-                let v = sign * self.node(&child, depth - 1, 1, lo, hi);
+                let v = sign * self.node(&child, self.child_depth(depth), 1, lo, hi);
                 if self.stopped {
                     break;
                 }
@@ -234,6 +241,16 @@ impl<G: Evaluate> Searcher<G> {
         })
     }
 
+    /// The depth left after a player's action: one less, unless depth
+    /// counts rolls (then a chance node takes it).
+    fn child_depth(&self, depth: i32) -> i32 {
+        if self.cfg.depth_in_rolls {
+            depth
+        } else {
+            depth - 1
+        }
+    }
+
     /// Count a node; poll the budget now and then. True when stopping.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
@@ -254,7 +271,7 @@ impl<G: Evaluate> Searcher<G> {
         if self.line.contains(&key) {
             return self.draw;
         }
-        if depth <= 0 || ply >= MAX_PLY {
+        if (depth <= 0 && !self.cfg.depth_in_rolls) || ply >= MAX_PLY {
             return if self.cfg.quiescence {
                 self.quiesce(g, ply, alpha, beta, 0)
             } else {
@@ -284,7 +301,7 @@ impl<G: Evaluate> Searcher<G> {
             let a = moves[i];
             let mut child = g.clone();
             child.apply(a);
-            let v = self.node(&child, depth - 1, ply + 1, alpha, beta);
+            let v = self.node(&child, self.child_depth(depth), ply + 1, alpha, beta);
             if self.stopped {
                 break;
             }
@@ -365,7 +382,12 @@ impl<G: Evaluate> Searcher<G> {
             let cb = ((fb - sum - after * lo) / prob).ceil().min(f64::from(INF));
             let mut child = g.clone();
             child.apply(a);
-            let v = self.node(&child, depth, ply + 1, ca as i32, cb as i32);
+            let below = if self.cfg.depth_in_rolls {
+                depth - 1
+            } else {
+                depth
+            };
+            let v = self.node(&child, below, ply + 1, ca as i32, cb as i32);
             if self.stopped {
                 break;
             }
