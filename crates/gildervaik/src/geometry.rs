@@ -227,6 +227,28 @@ const fn build_neighbours() -> [u128; CELLS] {
 /// `NEIGHBOURS[cell]`: the cells sharing an edge with `cell` (1 to 3).
 pub static NEIGHBOURS: [u128; CELLS] = build_neighbours();
 
+/// `STEP_LISTS[cell]`: its neighbours in id order, padded with the cell
+/// itself (never free for its own pawn), so a step loop has no exit to
+/// predict.
+pub static STEP_LISTS: [[u8; 3]; CELLS] = {
+    let sets = build_neighbours();
+    let mut out = [[0u8; 3]; CELLS];
+    let mut id = 0;
+    while id < CELLS {
+        out[id] = [id as u8; 3];
+        let (mut n, mut k) = (0, 0);
+        while n < CELLS {
+            if sets[id] & (1u128 << n) != 0 {
+                out[id][k] = n as u8;
+                k += 1;
+            }
+            n += 1;
+        }
+        id += 1;
+    }
+    out
+};
+
 /// No cell (in `CENTRE`).
 const NONE: u8 = u8::MAX;
 

@@ -4,7 +4,8 @@
 //! or the "\" strip (SE/NW) of its cell. With the pawns of each of the 30
 //! strips kept as a bit string in strip order, a segment is a few integer
 //! operations: the nearest pawn ahead is one bit scan, `k` is its distance,
-//! and the `k + 1` cells beyond it up to the landing must be empty.
+//! and a second bit scan past it tells whether the `k + 1` cells up to the
+//! landing are empty and on the board.
 //!
 //! ```text
 //! strip order:  row r: c = 0..2r (E)     "/" strip p = c/2: 2r - c (SW)
@@ -15,43 +16,50 @@
 //! segment per direction, and the six landings are distinct (cells of one
 //! orientation share at most one strip): a cell's segments are fully
 //! described by the set of their landing cells.
+//!
+//! The tables are sized so that every index is a masked or byte-sized
+//! value: the hot loop has no bounds checks.
 
 use crate::geometry::{Cell, Cells, CELLS};
 
-/// A bit beyond every strip (positions are below 19).
-const SENTINEL: u32 = 1 << 30;
-
 /// Strips: 10 per family, each read from both ends, so a "line" is one
 /// strip in one direction: `line = (family * 10 + strip) * 2 + end`.
-const LINES: usize = 60;
-/// Positions a landing computation may reach: up to `2 * 30 + 2`.
-const READS: usize = 64;
-/// An id off the board, whose one-cell set is empty.
-const OFF_BOARD: u8 = 127;
+/// Rounded up to a power of two for masked indexing.
+const LINES: usize = 64;
+/// Positions on a line, rounded up to a power of two (strips are below 20).
+const POSITIONS: usize = 32;
 
-/// One of a cell's six rays: its line and the cell's position on it.
+/// One of a cell's six rays.
 #[derive(Clone, Copy, Debug)]
 struct Ray {
+    /// The line the ray runs along.
     line: u8,
-    pos: u8,
+    /// The position of the ray's first cell on the line (the cell's plus one).
+    start: u8,
+    /// The bit just past the line's end, counted from the ray's first cell:
+    /// it stops the bit scans as a pawn would, and is never a centre.
+    edge: u32,
 }
 
 struct Tables {
-    /// `rays[cell]`: the six lines through the cell.
-    rays: [[Ray; 6]; CELLS],
-    /// `cells[line][pos]`: the cell there; `OFF_BOARD` past the end, so a
-    /// landing beyond the strip needs no test.
-    cells: [[u8; READS]; LINES],
-    /// `beyond[k]`: the `k + 1` positions after a centre at `k` up to the
-    /// landing, in a ray read from just past its start.
-    beyond: [u32; 32],
+    /// `rays[id]`: the six rays of a cell (256 rows: any byte indexes it).
+    rays: [[Ray; 6]; 256],
+    /// `cells[line][pos]`: the cell there.
+    cells: [[u8; POSITIONS]; LINES],
+    /// `ends[line]`: the bit just past the line's end (0 for the padding).
+    ends: [u32; LINES],
 }
 
 const fn build_tables() -> Tables {
+    let none = Ray {
+        line: 0,
+        start: 0,
+        edge: 1,
+    };
     let mut t = Tables {
-        rays: [[Ray { line: 0, pos: 0 }; 6]; CELLS],
-        cells: [[OFF_BOARD; READS]; LINES],
-        beyond: [0; 32],
+        rays: [[none; 6]; 256],
+        cells: [[0; POSITIONS]; LINES],
+        ends: [0; LINES],
     };
     let mut id = 0;
     while id < CELLS {
@@ -67,38 +75,34 @@ const fn build_tables() -> Tables {
         while f < 3 {
             let (family, strip, pos, len) = places[f];
             let line = (family * 10 + strip) as usize * 2;
+            let back = len - 1 - pos;
             t.rays[id][2 * f] = Ray {
                 line: line as u8,
-                pos: pos as u8,
+                start: pos as u8 + 1,
+                edge: 1 << (len - pos - 1),
             };
             t.rays[id][2 * f + 1] = Ray {
                 line: line as u8 + 1,
-                pos: (len - 1 - pos) as u8,
+                start: back as u8 + 1,
+                edge: 1 << (len - back - 1),
             };
+            t.ends[line] = 1 << len;
+            t.ends[line + 1] = 1 << len;
             t.cells[line][pos as usize] = id as u8;
-            t.cells[line + 1][(len - 1 - pos) as usize] = id as u8;
+            t.cells[line + 1][back as usize] = id as u8;
             f += 1;
         }
         id += 1;
-    }
-    let mut k = 0;
-    while k < 32 {
-        let mut j = k + 1;
-        while j <= 2 * k + 1 && j < 32 {
-            t.beyond[k] |= 1 << j;
-            j += 1;
-        }
-        k += 1;
     }
     t
 }
 
 static TABLES: Tables = build_tables();
 
-/// `CELL_BITS[id]`: the one-cell set (a table: cheaper than a 128-bit
-/// shift); empty for ids off the board.
-static CELL_BITS: [u128; 128] = {
-    let mut out = [0u128; 128];
+/// `LAND_BITS[id]`: the one-cell set (a table: cheaper than a 128-bit
+/// shift); the upper half is empty, for "no landing" (`id | 128`).
+static LAND_BITS: [u128; 256] = {
+    let mut out = [0u128; 256];
     let mut id = 0;
     while id < CELLS {
         out[id] = 1u128 << id;
@@ -140,8 +144,8 @@ impl Strips {
     /// Add or remove one cell.
     #[inline(always)]
     pub fn toggle(&mut self, x: Cell) {
-        for ray in &TABLES.rays[x.id()] {
-            self.0[ray.line as usize] ^= 1 << ray.pos;
+        for ray in &TABLES.rays[x.id() as u8 as usize] {
+            self.0[usize::from(ray.line) % LINES] ^= 1 << (ray.start - 1);
         }
     }
 }
@@ -171,22 +175,99 @@ impl JumpBoard {
     /// most. Branch-free: which rays hold what is unpredictable.
     #[inline]
     pub fn landings(&self, x: Cell) -> u128 {
+        // The largest `k` allowed.
+        let max_k = if self.long { u32::MAX } else { 0 };
         let mut out = 0;
-        for ray in &TABLES.rays[x.id()] {
-            let line = ray.line as usize;
-            let p = u32::from(ray.pos);
-            // Read from just past `p`; the sentinel stands for "no pawn
-            // ahead" and is never a centre.
-            let ahead = (self.occupied.0[line] | SENTINEL) >> (p + 1);
+        for ray in &TABLES.rays[x.id() as u8 as usize] {
+            let line = usize::from(ray.line) % LINES;
+            let s = u32::from(ray.start);
+            // The ray from its first cell; the edge bit stands for "no pawn
+            // ahead", and is never a centre.
+            let ahead = (self.occupied.0[line] >> s) | ray.edge;
             let k = ahead.trailing_zeros();
-            let ok = (ahead & TABLES.beyond[k as usize] == 0)
-                & ((self.centres.0[line] >> (p + 1 + k)) & 1 != 0)
-                & (self.long | (k == 0));
-            let land = TABLES.cells[line][(p + 2 * k + 2) as usize];
-            out |= CELL_BITS[land as usize] & 0u128.wrapping_sub(u128::from(ok));
+            // The k + 1 cells past the centre, up to the landing, must be
+            // empty and before the edge.
+            let ok = ((ahead >> (k + 1)).trailing_zeros() > k)
+                & ((self.centres.0[line] >> (s + k)) & 1 != 0)
+                & (k <= max_k);
+            let land = TABLES.cells[line][(s + 2 * k + 1) as usize % POSITIONS];
+            out |= cell_bit_if(Cell::of(land), ok);
         }
         out
     }
+
+    /// Every first segment of the pawns `movers` (within `occupied`, whose
+    /// own cells are not on their rays), as `(from, landing)` pairs in
+    /// `out`; returns how many.
+    ///
+    /// All lines at once, where [`JumpBoard::landings`] goes ray by ray:
+    /// adding each mover's next bit to a line's empty cells carries through
+    /// the empty run ahead of it and stops on the nearest pawn, so one
+    /// addition finds the nearest pawn ahead of every mover. Only those that
+    /// are centres with an empty cell behind them (a few) are checked one by
+    /// one, without branches: which of them pass is unpredictable.
+    #[inline]
+    pub fn first_segments(&self, movers: &Strips, out: &mut [(Cell, Cell); MAX_FIRSTS]) -> usize {
+        let mut hits = [0u32; LINES];
+        let mut any = [0u8; LINES];
+        for l in 0..LINES {
+            let occ = self.occupied.0[l];
+            let empty = !occ & (TABLES.ends[l].wrapping_sub(1));
+            let near = movers.0[l] << 1;
+            let ahead = empty.wrapping_add(near);
+            let short = if self.long { u32::MAX } else { near };
+            hits[l] = ahead & self.centres.0[l] & (empty >> 1) & short;
+            any[l] = u8::from(hits[l] != 0);
+        }
+        let mut count = 0;
+        let mut lines = bits_of_bytes(&any);
+        while lines != 0 {
+            let l = lines.trailing_zeros() as usize % LINES;
+            lines &= lines - 1;
+            let occ = self.occupied.0[l] | TABLES.ends[l];
+            let cells = &TABLES.cells[l];
+            let mut todo = hits[l];
+            while todo != 0 {
+                let v = todo.trailing_zeros();
+                todo &= todo - 1;
+                // The mover: the nearest pawn behind the centre.
+                let from = 31 - (occ & ((1 << v) - 1)).leading_zeros();
+                let k = v - from - 1;
+                let ok = (occ >> (v + 1)).trailing_zeros() > k;
+                out[count % MAX_FIRSTS] = (
+                    Cell::of(cells[from as usize % POSITIONS]),
+                    Cell::of(cells[(v + k + 1) as usize % POSITIONS]),
+                );
+                count += usize::from(ok);
+            }
+        }
+        count
+    }
+}
+
+/// At most one first segment per ray of each of ten pawns (an array of this
+/// size never overflows).
+pub const MAX_FIRSTS: usize = 64;
+
+/// Bit `i` set iff `bytes[i]` (0 or 1) is 1: eight bytes at a time, one
+/// multiplication gathers their low bits into the top byte.
+#[inline]
+fn bits_of_bytes(bytes: &[u8; 64]) -> u64 {
+    let mut out = 0;
+    for (i, chunk) in bytes.chunks_exact(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let gathered = u64::from_le_bytes(word).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        out |= gathered << (8 * i);
+    }
+    out
+}
+
+/// The landing set of one cell, or empty: `LAND_BITS` with `ok` folded into
+/// the index.
+#[inline(always)]
+pub fn cell_bit_if(x: Cell, ok: bool) -> u128 {
+    LAND_BITS[x.id() as u8 as usize | (usize::from(!ok) << 7)]
 }
 
 #[cfg(test)]
@@ -212,10 +293,10 @@ mod tests {
 
     #[test]
     fn lines_have_the_lengths_of_the_spec() {
-        for line in 0..LINES {
-            let len = TABLES.cells[line]
-                .iter()
-                .filter(|&&c| c != OFF_BOARD)
+        for line in 0..60 {
+            let len = (0..CELLS)
+                .flat_map(|id| TABLES.rays[id])
+                .filter(|ray| usize::from(ray.line) == line)
                 .count();
             let strip = line / 2 % 10;
             let want = if line < 20 {
@@ -251,6 +332,49 @@ mod tests {
                     for l in Cells(want) {
                         assert!(centre(cell, l).is_some());
                     }
+                }
+            }
+        }
+    }
+
+    /// The bulk first segments of a set of movers are the union of each
+    /// mover's `landings` (movers on the board, centres among the others).
+    #[test]
+    fn first_segments_match_landings_of_each_mover() {
+        let mut seed = 0x0fed_cba9_8765_4321u64;
+        let mut rand = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (u128::from(seed) << 64) | u128::from(seed.rotate_left(23) ^ 0x7f4a_7c15)
+        };
+        for round in 0..2000 {
+            let bits = rand();
+            let occ = ALL_BOARD & if round % 2 == 0 { bits & rand() } else { bits };
+            let movers = occ & rand() & rand();
+            // Centres among the others, or every pawn (`jump_own_pawns`).
+            let centres = if round % 3 == 0 {
+                occ
+            } else {
+                occ & !movers & rand()
+            };
+            for long in [false, true] {
+                let board = JumpBoard::new(occ, centres, long);
+                let mut got = vec![0u128; CELLS];
+                let mut pairs = [(Cell::of(0), Cell::of(0)); MAX_FIRSTS];
+                let count = board.first_segments(&Strips::new(movers), &mut pairs);
+                for &(from, to) in &pairs[..count] {
+                    assert!(got[from.id()] & to.bit() == 0, "{from}-{to} twice");
+                    got[from.id()] |= to.bit();
+                }
+                for (x, &got) in got.iter().enumerate() {
+                    let cell = Cell::of(x as u8);
+                    let want = if movers & cell.bit() != 0 {
+                        board.landings(cell)
+                    } else {
+                        0
+                    };
+                    assert_eq!(got, want, "{cell} round {round} long {long}");
                 }
             }
         }

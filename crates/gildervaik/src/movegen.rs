@@ -3,9 +3,10 @@
 //! capture sequences as a depth-first search.
 
 use crate::geometry::{
-    centre, opposing_zones, zone_of, Cell, Cells, Seat, ALL_BOARD, MINEFIELD, NEIGHBOURS, ZONES,
+    centre, opposing_zones, zone_of, Cell, Cells, Seat, ALL_BOARD, MINEFIELD, NEIGHBOURS,
+    STEP_LISTS, ZONES,
 };
-use crate::jumps::{JumpBoard, Strips};
+use crate::jumps::{cell_bit_if, JumpBoard, Strips, MAX_FIRSTS};
 use crate::moves::{Move, MAX_PATH};
 use crate::options::{Continuation, Mode, Removal, Untouchable};
 use crate::state::Gildervaik;
@@ -25,6 +26,19 @@ fn fence(seat: Seat, x: Cell) -> u128 {
 fn push_quiet(out: &mut Vec<Move>, from: Cell, targets: u128) {
     for to in Cells(targets) {
         out.push(Move::quiet(from, to));
+    }
+}
+
+/// The steps from `from` to its `free` neighbours, in id order: every
+/// neighbour is written and dropped again unless free, so no branch depends
+/// on the board (most pawns have only steps).
+#[inline]
+fn push_steps(out: &mut Vec<Move>, from: Cell, free: u128) {
+    for &to in &STEP_LISTS[from.id()] {
+        let to = Cell::of(to);
+        out.push(Move::quiet(from, to));
+        let taken = usize::from(free & to.bit() == 0);
+        out.truncate(out.len() - taken);
     }
 }
 
@@ -95,22 +109,23 @@ impl Gildervaik {
             long,
         };
         let fenced = |x: Cell| if confine { fence(seat, x) } else { ALL_BOARD };
-        // A ray's first cell is a neighbour: a segment needs one that is
-        // empty (long jumps) or a centre, so not one of the pawns that
-        // cannot be jumped.
-        let walls = if self.opts.jump_own_pawns { 0 } else { own };
-        let openings = if long { !walls } else { all & !walls };
+        // First segments of all pawns at once (a pawn's own cell is not on
+        // its rays, so they need no change to the board); few pawns have one.
+        let mut firsts = [(Cell::of(0), Cell::of(0)); MAX_FIRSTS];
+        let count = board.first_segments(&self.seat_strips[seat], &mut firsts);
+        let firsts = &firsts[..count];
         for from in Cells(own) {
-            let steps = NEIGHBOURS[from.id()] & !all & fenced(from);
-            // A pawn's own cell is not on its rays, so its first segments
-            // need no change to the board.
-            let first = if NEIGHBOURS[from.id()] & openings == 0 {
-                0
-            } else {
-                board.landings(from) & fenced(from)
-            };
+            let free = !all & fenced(from);
+            let mine = firsts
+                .iter()
+                .fold(0, |m, f| m | cell_bit_if(f.1, f.0 == from));
+            let first = mine & fenced(from);
+            if first == 0 {
+                push_steps(out, from, free);
+                continue;
+            }
             let mut reached = from.bit() | first;
-            if chain && first != 0 {
+            if chain {
                 // The start cell counts as empty during the move.
                 board.occupied.toggle(from);
                 let mut todo = first;
@@ -123,6 +138,7 @@ impl Gildervaik {
                 }
                 board.occupied.toggle(from);
             }
+            let steps = NEIGHBOURS[from.id()] & free;
             push_quiet(out, from, steps | (reached & !from.bit()));
         }
     }
