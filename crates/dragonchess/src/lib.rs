@@ -22,6 +22,7 @@ pub mod piece;
 mod position;
 mod render;
 mod rules;
+mod setwise;
 mod state;
 mod tables;
 

@@ -7,7 +7,8 @@
 //! Dragon removes a piece from afar without taking its square, or the piece leaves a square on a blockable line between the
 //! King and an enemy attacker ("pinned"). Only those moves, and every move
 //! when in check, are tested by replaying the placement; the rest are legal
-//! as generated.
+//! as generated. Untested Warriors, Dwarves and Sky Sylphs are generated a
+//! whole set at a time (`setwise`).
 
 use crate::geometry::{cells, Bits, Square, FILES, GROUND, LEVELS, SKY, UNDERWORLD};
 use crate::moves::Move;
@@ -39,11 +40,11 @@ impl Sink for AnyMove {
 }
 
 /// What the generation of every piece needs, computed once per position.
-struct Frame<'a> {
+pub(crate) struct Frame<'a> {
     t: &'a Tables,
     own: Bits,
-    enemy: Bits,
-    occ: Bits,
+    pub(crate) enemy: Bits,
+    pub(crate) occ: Bits,
     /// Own pieces that are not frozen.
     movable: Bits,
     /// Own pieces whose moves must be replayed (see the module doc).
@@ -89,9 +90,14 @@ impl Dragonchess {
     #[inline(always)]
     fn generate_kind<const K: usize, S: Sink>(&self, f: &Frame, sink: &mut S) -> ControlFlow<()> {
         let kind = Kind::ALL[K];
-        let pieces = self.kinds[K] & f.movable;
+        let mut pieces = self.kinds[K] & f.movable;
         if pieces.is_empty() {
             return ControlFlow::Continue(());
+        }
+        if matches!(kind, Kind::Warrior | Kind::Dwarf | Kind::Sylph) {
+            let free = pieces.without(f.tested);
+            let left = self.generate_setwise(f, kind, free.0, sink)?;
+            pieces = pieces.without(free) | Bits(left);
         }
         let pat = pattern(kind, self.options.hero_vertical);
         // Warriors promote on their last rank, on the Ground.
