@@ -1,35 +1,106 @@
 #!/usr/bin/env python3
-"""Pick won Dragonchess positions out of game records, for the conversion
-measurement of docs/benchmarks.md ("Converting won games").
+"""Pick won positions out of game records, for the conversion measurement
+of docs/benchmarks.md ("Converting won games").
 
-For each record (as `tabula arena --records DIR` saves them) the game is
-replayed through `tabula engine`; the first position where the side to move
-leads by at least --lead Warriors of material is printed as a line of the
+For each record (as `tabula arena --records DIR` saves them) of the chosen
+game the game is replayed through `tabula engine`; the first position where
+the side to move leads by at least --lead is printed as a line of the
 `won-<game>.txt` format that the test `ai_converts` reads:
-`<turns> <position> -- <record> ply <n> lead <warriors>`.
+`<turns> <position> -- <record> ply <n> lead <lead>`.
+
+The lead is counted per game:
+- dragonchess: material of the side to move minus the other's, in Warriors;
+- gildervaik (conquest): the race, in steps. A player's race is the fewest
+  steps (sum over his pawns of the distance to the zone, blockers ignored)
+  that bring all his pawns into one opposing zone; the lead is the nearest
+  rival's race minus the mover's. --within also asks that the mover's race
+  be at most that many steps (a race nearly run, not an early lead).
 
 Python 3 standard library only.
 
-Example:
+Examples:
   scripts/won-positions.py --engine 'target/release/tabula engine' \\
       --lead 15 --turns 60 records/*.txt > /tmp/won.txt
+  scripts/won-positions.py --game gildervaik --lead 25 --within 8 --turns 12 \\
+      records/*.txt > /tmp/won-gildervaik.txt
 """
 
 import argparse
 import shlex
 import subprocess
 import sys
+from collections import deque
 
 # Warriors per piece letter (crates/dragonchess/src/eval.rs), King 0.
 VALUES = dict(zip("SGRWOUHTCMKPDBE", [1, 5, 8, 1, 5, 2.5, 4.5, 4, 9, 11, 0, 10, 2, 3, 4]))
 
 
-def lead_of_mover(position):
+def dragonchess_lead(position):
     """Material of the side to move minus the other's, in Warriors."""
     placement, side = position.split()[:2]
     gold = sum(VALUES.get(c, 0) for c in placement if c.isupper())
     scarlet = sum(VALUES.get(c.upper(), 0) for c in placement if c.islower())
     return gold - scarlet if side == "g" else scarlet - gold
+
+
+# Gildervaik: a triangle of 10 rows, row r (a..j) has cells c = 0..2r,
+# named by row letter and c+1; a cell is up when c is even.
+GV_CELLS = [(r, c) for r in range(10) for c in range(2 * r + 1)]
+GV_ZONES = {  # the home zone of each seat
+    "A": lambda r, c: r <= 3,
+    "B": lambda r, c: c >= 12,
+    "C": lambda r, c: r >= 6 and c <= 2 * (r - 6),
+}
+
+
+def gv_neighbours(r, c):
+    near = [(r, c - 1), (r, c + 1), (r + 1, c + 1) if c % 2 == 0 else (r - 1, c - 1)]
+    return [(y, x) for y, x in near if 0 <= y < 10 and 0 <= x <= 2 * y]
+
+
+def gv_distances(in_zone):
+    """Steps from every cell to the nearest cell of a zone."""
+    dist = {cell: 0 for cell in GV_CELLS if in_zone(*cell)}
+    queue = deque(dist)
+    while queue:
+        cell = queue.popleft()
+        for n in gv_neighbours(*cell):
+            if n not in dist:
+                dist[n] = dist[cell] + 1
+                queue.append(n)
+    return dist
+
+
+GV_DISTANCES = {seat: gv_distances(test) for seat, test in GV_ZONES.items()}
+
+
+def gv_cell(name):
+    return ord(name[0]) - ord("a"), int(name[1:]) - 1
+
+
+def gv_race(seat, pawns):
+    """Fewest steps that bring all of `pawns` into one zone opposing `seat`."""
+    return min(sum(GV_DISTANCES[z][p] for p in pawns) for z in GV_ZONES if z != seat)
+
+
+def gildervaik_pawns(position):
+    """Pawns per seat and the seat to move of a position string."""
+    board, _, rest = position.partition("/")
+    pawns = {}
+    for part in board.split():
+        seat, cells = part.split(":")
+        pawns[seat] = [gv_cell(x) for x in cells.split(",")]
+    return pawns, rest.split()[0]
+
+
+def gildervaik_race(position):
+    """(the mover's race lead over the nearest rival, the mover's race)."""
+    pawns, mover = gildervaik_pawns(position)
+    if mover not in pawns:
+        return float("-inf"), float("inf")
+    mine = gv_race(mover, pawns[mover])
+    rivals = [gv_race(s, p) for s, p in pawns.items() if s != mover]
+    return min(rivals, default=float("inf")) - mine, mine
 
 
 def actions(path):
@@ -63,19 +134,27 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("records", nargs="+")
     p.add_argument("--engine", default="target/release/tabula engine")
-    p.add_argument("--lead", type=float, default=15.0, help="least material lead (Warriors)")
+    p.add_argument("--game", choices=["dragonchess", "gildervaik"], default="dragonchess")
+    p.add_argument("--lead", type=float, default=15.0,
+                   help="least lead (Warriors; Gildervaik: race steps)")
+    p.add_argument("--within", type=float, default=float("inf"),
+                   help="Gildervaik: the mover's race is at most this many steps")
     p.add_argument("--turns", type=int, default=60, help="turns allowed to win")
     a = p.parse_args()
     ref = Referee(a.engine)
     for path in a.records:
         spec, moves = actions(path)
-        if spec != "dragonchess":
+        if spec != a.game:
             continue
-        pos = ref.ask("position dragonchess startpos")
+        pos = ref.ask(f"position {spec} startpos")
         for n, m in enumerate(moves):
-            pos = ref.ask(f"position dragonchess {pos} moves {m}")
-            lead = lead_of_mover(pos)
-            if lead >= a.lead:
+            pos = ref.ask(f"position {spec} {pos} moves {m}")
+            if spec == "dragonchess":
+                lead, near = dragonchess_lead(pos), True
+            else:
+                lead, race = gildervaik_race(pos)
+                near = race <= a.within
+            if lead >= a.lead and near:
                 print(f"{a.turns} {pos} -- {path} ply {n + 1} lead {lead:g}")
                 break
 

@@ -1,7 +1,8 @@
 //! The AI converts won positions: from every position of the data files
 //! `data/won-<game>.txt` the side to move, far ahead, must win within the
-//! stated number of its own turns, the same agent defending. Budgets are
-//! node counts (one thread), so the games are the same on a loaded machine.
+//! stated number of its own turns, the same agent on every other seat.
+//! Budgets are node (MCTS: iteration) counts on one thread, so the games
+//! are the same on a loaded machine.
 //!
 //! A data line is `<turns> <position> -- <comment>`; `#` starts a comment
 //! line.
@@ -9,8 +10,11 @@
 use tabula_ai::Limits;
 use tabula_core::{AnyGame, Outcome, Turn};
 
-/// Nodes per decision of both sides.
+/// Nodes per decision of every side (alpha-beta).
 const NODES: u64 = 20_000;
+/// MCTS iterations per decision in Gildervaik: the budget the test is to
+/// pass at, small enough for it to take seconds (five races in about 3 s).
+const GILDERVAIK_ITERATIONS: u64 = 2_000;
 
 struct Case {
     turns: u32,
@@ -36,7 +40,7 @@ fn cases(text: &str) -> Vec<Case> {
         .collect()
 }
 
-/// Play `case` with `agent` on both sides; the number of turns the side
+/// Play `case` with `agent` on every seat; the number of turns the side
 /// to move needed to win, or why it did not.
 fn convert(spec: &str, case: &Case, agent: &str, limits: &Limits) -> Result<u32, String> {
     let mut g: Box<dyn AnyGame> = tabula_games::registry()
@@ -76,8 +80,8 @@ fn convert(spec: &str, case: &Case, agent: &str, limits: &Limits) -> Result<u32,
 }
 
 /// Every case of `file` is converted by `agent`; all failures are listed.
-fn assert_converts(spec: &str, file: &str, agent: &str) {
-    let limits = Limits::iterations(NODES);
+fn assert_converts(spec: &str, file: &str, agent: &str, nodes: u64) {
+    let limits = Limits::iterations(nodes);
     let mut failed = Vec::new();
     for case in cases(file) {
         match convert(spec, &case, agent, &limits) {
@@ -94,12 +98,14 @@ fn dragonchess_won_positions_are_converted() {
         "dragonchess",
         include_str!("data/won-dragonchess.txt"),
         "alphabeta",
+        NODES,
     );
 }
 
 /// Measurement, not a check: `WON_FILE=SPEC:PATH cargo test -p tabula-games
 /// --test ai_converts -- --ignored --nocapture` plays every case of the
-/// file and prints how many were converted (docs/benchmarks.md).
+/// file and prints how many were converted (docs/benchmarks.md). The agent
+/// is alpha-beta at `NODES`, or `WON_AGENT=NAME@NODES` (e.g. `mcts@2000`).
 #[test]
 #[ignore]
 fn count_conversions_of_a_file() {
@@ -108,11 +114,13 @@ fn count_conversions_of_a_file() {
     };
     let (spec, path) = arg.split_once(':').expect("WON_FILE=SPEC:PATH");
     let text = std::fs::read_to_string(path).expect("readable WON_FILE");
-    let limits = Limits::iterations(NODES);
+    let agent = std::env::var("WON_AGENT").unwrap_or_else(|_| format!("alphabeta@{NODES}"));
+    let (agent, nodes) = agent.split_once('@').expect("WON_AGENT=NAME@NODES");
+    let limits = Limits::iterations(nodes.parse().expect("WON_AGENT nodes"));
     let all = cases(&text);
     let mut won = 0;
     for case in &all {
-        let r = convert(spec, case, "alphabeta", &limits);
+        let r = convert(spec, case, agent, &limits);
         eprintln!("{}: {r:?}", case.comment);
         won += u32::from(r.is_ok());
     }
@@ -121,5 +129,25 @@ fn count_conversions_of_a_file() {
 
 #[test]
 fn phylde_won_positions_are_converted() {
-    assert_converts("phylde", include_str!("data/won-phylde.txt"), "alphabeta");
+    assert_converts(
+        "phylde",
+        include_str!("data/won-phylde.txt"),
+        "alphabeta",
+        NODES,
+    );
+}
+
+/// Three players: the two rivals search as hard as the leader. Not met
+/// yet (issue #22, docs/benchmarks.md): MCTS converts 1 of the 5 races,
+/// at 2,000 or 20,000 iterations, and even within 40 turns; ignored until
+/// the search sees progress in a large lead.
+#[test]
+#[ignore = "Gildervaik races are not converted yet (issue #22)"]
+fn gildervaik_won_positions_are_converted() {
+    assert_converts(
+        "gildervaik",
+        include_str!("data/won-gildervaik.txt"),
+        "mcts",
+        GILDERVAIK_ITERATIONS,
+    );
 }
