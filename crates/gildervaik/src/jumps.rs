@@ -308,15 +308,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn landings_match_a_walk_along_each_ray() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut rand = || {
+    /// A small generator of 128-bit random sets (an LCG; the low half is
+    /// its state rotated by `rot` and mixed with `mix`).
+    fn random_boards(mut seed: u64, rot: u32, mix: u64) -> impl FnMut() -> u128 {
+        move || {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            (u128::from(seed) << 64) | u128::from(seed.rotate_left(29) ^ 0x9e37_79b9)
-        };
+            (u128::from(seed) << 64) | u128::from(seed.rotate_left(rot) ^ mix)
+        }
+    }
+
+    #[test]
+    fn landings_match_a_walk_along_each_ray() {
+        let mut rand = random_boards(0x1234_5678_9abc_def1, 29, 0x9e37_79b9);
         for round in 0..400 {
             let bits = rand();
             // Densities of about 1/2 and 1/4.
@@ -341,13 +346,7 @@ mod tests {
     /// mover's `landings` (movers on the board, centres among the others).
     #[test]
     fn first_segments_match_landings_of_each_mover() {
-        let mut seed = 0x0fed_cba9_8765_4321u64;
-        let mut rand = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (u128::from(seed) << 64) | u128::from(seed.rotate_left(23) ^ 0x7f4a_7c15)
-        };
+        let mut rand = random_boards(0x0fed_cba9_8765_4321, 23, 0x7f4a_7c15);
         for round in 0..2000 {
             let bits = rand();
             let occ = ALL_BOARD & if round % 2 == 0 { bits & rand() } else { bits };
