@@ -17,7 +17,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use stelpur::eval::{format_weights, parse_weights, FEATURES};
+use stelpur::eval::{format_weights, material_feature, parse_weights, FEATURES, PAWNS};
 use stelpur::{Options, Stelpur};
 use tabula_ai::tune::{fit_logistic, log_loss, Sample};
 use tabula_ai::{Agent, Budget, Limits, SearchAgent, SearchConfig};
@@ -111,21 +111,18 @@ fn play(agent: &mut SearchAgent<Stelpur>, nodes: u64, rng: &mut SmallRng) -> Vec
         .collect()
 }
 
-/// Pawns a side can have while the game goes on.
-const PAWNS: usize = 6;
-
 /// Makes the material table monotone (a pawn more of one's own, or one
 /// fewer of the opponent's, never scores lower), as the evaluation's tests
 /// require: the rare pairings (six pawns against one) get few samples.
 fn monotone_material(w: &mut [f64]) {
-    let at = |u: usize, t: usize| u * PAWNS + t;
+    let at = material_feature;
     for _ in 0..PAWNS * PAWNS {
-        for u in 0..PAWNS {
-            for t in 0..PAWNS {
-                if u + 1 < PAWNS && w[at(u + 1, t)] < w[at(u, t)] {
+        for u in 1..=PAWNS {
+            for t in 1..=PAWNS {
+                if u < PAWNS && w[at(u + 1, t)] < w[at(u, t)] {
                     w[at(u + 1, t)] = w[at(u, t)];
                 }
-                if t + 1 < PAWNS && w[at(u, t + 1)] > w[at(u, t)] {
+                if t < PAWNS && w[at(u, t + 1)] > w[at(u, t)] {
                     w[at(u, t + 1)] = w[at(u, t)];
                 }
             }
@@ -189,10 +186,9 @@ fn main() {
     );
     let mut w = fit_logistic(&prior, &train, PRIOR, args.threads);
     monotone_material(&mut w);
+    let (before, after) = (log_loss(&prior, &test), log_loss(&w, &test));
     eprintln!(
-        "held-out log-loss: {:.5} with the current weights, {:.5} with the new ones",
-        log_loss(&prior, &test),
-        log_loss(&w, &test)
+        "held-out log-loss: {before:.5} with the current weights, {after:.5} with the new ones"
     );
     println!(
         "# Ad Elta Stelpur evaluation: logit of the mover's win, by feature.\n\
@@ -202,8 +198,8 @@ fn main() {
         args.nodes,
         args.seed,
         train.len(),
-        log_loss(&prior, &test),
-        log_loss(&w, &test)
+        before,
+        after
     );
     let mut out = [0.0; FEATURES];
     out.iter_mut().zip(&w).for_each(|(o, &x)| *o = x as f32);

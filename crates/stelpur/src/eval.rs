@@ -28,7 +28,7 @@ const HIT_BY_CORNERS: [u8; 4] = [0, 11, 11, 2];
 pub const PAWNS_PER_LOGIT: f32 = 4.0;
 
 /// Pawns a side can have: 1 to 6 while the game goes on.
-const PAWNS: usize = 6;
+pub const PAWNS: usize = 6;
 /// Features after the material table, by name (the weights file's keys).
 const TERMS: [&str; 10] = [
     "roll_attack_us",
@@ -42,8 +42,9 @@ const TERMS: [&str; 10] = [
     "protected_us",
     "protected_them",
 ];
-// Indices of [`TERMS`] in the feature vector, after the material table.
+/// The material table's size: one feature per (our pawns, their pawns).
 const MATERIAL: usize = PAWNS * PAWNS;
+// Indices of [`TERMS`] in the feature vector, after the material table.
 const ROLL_ATTACK_US: usize = MATERIAL;
 const ROLL_ATTACK_THEM: usize = MATERIAL + 1;
 const MID_CAPTURES_NOW: usize = MATERIAL + 2;
@@ -60,13 +61,19 @@ const DISTANCES: usize = 23;
 /// (we threaten it) while the mover waits for a roll, the same with a roll
 /// in progress, then pairs of own pawns `d` cells apart (d = 1..12, the
 /// shorter way round), ours then theirs.
-const CHASE_ROLL: usize = PAWNS * PAWNS + TERMS.len();
+const CHASE_ROLL: usize = MATERIAL + TERMS.len();
 const CHASE_MID: usize = CHASE_ROLL + DISTANCES;
 const OWN_US: usize = CHASE_MID + DISTANCES;
 const OWN_THEM: usize = OWN_US + 12;
 /// Number of features: one per (our pawns, their pawns) pair, [`TERMS`],
 /// then the pair tables.
 pub const FEATURES: usize = OWN_THEM + 12;
+
+/// The feature of the material table for `us` pawns against `them`
+/// (each 1..=PAWNS).
+pub const fn material_feature(us: usize, them: usize) -> usize {
+    (us - 1) * PAWNS + them - 1
+}
 
 /// The tuned weights, as `scripts/tune-stelpur.sh` writes them.
 const WEIGHTS_FILE: &str = include_str!("../data/eval-weights.txt");
@@ -80,8 +87,8 @@ static WEIGHTS: LazyLock<[f32; FEATURES]> = LazyLock::new(|| {
 /// The name of feature `i` in the weights file.
 pub fn feature_name(i: usize) -> String {
     match i {
-        _ if i < PAWNS * PAWNS => format!("material_{}_{}", i / PAWNS + 1, i % PAWNS + 1),
-        _ if i < CHASE_ROLL => TERMS[i - PAWNS * PAWNS].to_string(),
+        _ if i < MATERIAL => format!("material_{}_{}", i / PAWNS + 1, i % PAWNS + 1),
+        _ if i < CHASE_ROLL => TERMS[i - MATERIAL].to_string(),
         _ if i < CHASE_MID => format!("roll_chase_{}", i - CHASE_ROLL + 1),
         _ if i < OWN_US => format!("mid_chase_{}", i - CHASE_MID + 1),
         _ if i < OWN_THEM => format!("own_us_{}", i - OWN_US + 1),
@@ -177,8 +184,8 @@ impl Stelpur {
         let m = self.mover();
         let (us, them) = (self.pawns[m], self.pawns[1 - m]);
         let o = &self.opts;
-        let n = |mask: u32| (mask.count_ones() as usize).clamp(1, PAWNS) - 1;
-        f[n(us) * PAWNS + n(them)] = 1.0;
+        let n = |mask: u32| (mask.count_ones() as usize).clamp(1, PAWNS);
+        f[material_feature(n(us), n(them))] = 1.0;
         let attack_us = exposure(us, them, o);
         let attack_them = exposure(them, us, o);
         if let Some(roll) = self.roll {
@@ -278,7 +285,7 @@ mod tests {
     #[test]
     fn material_is_monotone() {
         let w = &*WEIGHTS;
-        let m = |u: usize, t: usize| w[(u - 1) * PAWNS + t - 1];
+        let m = |u: usize, t: usize| w[material_feature(u, t)];
         for u in 1..=PAWNS {
             for t in 1..=PAWNS {
                 if u < PAWNS {

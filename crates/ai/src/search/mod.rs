@@ -192,7 +192,7 @@ impl<G: Evaluate> Searcher<G> {
                 } else {
                     (-INF, -alpha)
                 };
-                let v = sign * self.node(&child, self.child_depth(depth), 1, lo, hi);
+                let v = sign * self.node(&child, self.child_depth(depth, false), 1, lo, hi);
                 if self.stopped {
                     break;
                 }
@@ -241,14 +241,10 @@ impl<G: Evaluate> Searcher<G> {
         })
     }
 
-    /// The depth left after a player's action: one less, unless depth
-    /// counts rolls (then a chance node takes it).
-    fn child_depth(&self, depth: i32) -> i32 {
-        if self.cfg.depth_in_rolls {
-            depth
-        } else {
-            depth - 1
-        }
+    /// The depth left below a node: a player's action takes one, unless
+    /// depth counts rolls, and then a chance node takes it instead.
+    fn child_depth(&self, depth: i32, at_chance: bool) -> i32 {
+        depth - i32::from(at_chance == self.cfg.depth_in_rolls)
     }
 
     /// Count a node; poll the budget now and then. True when stopping.
@@ -301,7 +297,7 @@ impl<G: Evaluate> Searcher<G> {
             let a = moves[i];
             let mut child = g.clone();
             child.apply(a);
-            let v = self.node(&child, self.child_depth(depth), ply + 1, alpha, beta);
+            let v = self.node(&child, self.child_depth(depth, false), ply + 1, alpha, beta);
             if self.stopped {
                 break;
             }
@@ -382,11 +378,7 @@ impl<G: Evaluate> Searcher<G> {
             let cb = ((fb - sum - after * lo) / prob).ceil().min(f64::from(INF));
             let mut child = g.clone();
             child.apply(a);
-            let below = if self.cfg.depth_in_rolls {
-                depth - 1
-            } else {
-                depth
-            };
+            let below = self.child_depth(depth, true);
             let v = self.node(&child, below, ply + 1, ca as i32, cb as i32);
             if self.stopped {
                 break;
