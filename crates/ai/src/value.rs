@@ -88,21 +88,84 @@ pub fn outcome_returns(outcome: Outcome, n: usize) -> Returns {
     r
 }
 
+/// Lead (in pawns) a root keeps when [`Centre`] recentres the
+/// evaluations of several players.
+const CENTRE_KEEPS: f32 = 4.0;
+/// How far (in pawns) a seat's evaluation may drift from the centre a
+/// kept tree was searched with before the tree is searched afresh.
+pub const CENTRE_DRIFT: f32 = 1.0;
+
+/// Where the evaluations of a search with three or more players are
+/// measured from: each seat's evaluation at the root, less
+/// `CENTRE_KEEPS` pawns towards zero (nothing for a smaller lead). The
+/// softmax returns of a big lead sit within a few thousandths of 1, where
+/// a step of progress moves them by less than MCTS can tell from noise
+/// (a won Gildervaik race: 0.0015 a step), so the leader shuffles. Seen
+/// from the recentred root the same lead reads as `CENTRE_KEEPS` pawns,
+/// where a step is worth a visible share (Go programs' "dynamic komi").
+/// Two players keep the plain scale: their searches saturate differently
+/// (`eval_score`'s tail) and gain nothing from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Centre(pub [f32; MAX_PLAYERS]);
+
+impl Centre {
+    pub fn of<G: Evaluate>(root: &G, n: usize) -> Self {
+        Centre::from_evals(&evals(root, n), n)
+    }
+
+    /// The centre of a root whose seats evaluate to `e`.
+    fn from_evals(e: &[f32; MAX_PLAYERS], n: usize) -> Self {
+        let mut c = [0.0; MAX_PLAYERS];
+        if n > 2 {
+            for (slot, e) in c.iter_mut().zip(e).take(n) {
+                if e.is_finite() {
+                    *slot = e.signum() * (e.abs() - CENTRE_KEEPS).max(0.0);
+                }
+            }
+        }
+        Centre(c)
+    }
+
+    /// Whether a tree searched from `self` still serves a root centred at
+    /// `other`.
+    pub fn near(&self, other: &Centre) -> bool {
+        self.0
+            .iter()
+            .zip(other.0)
+            .all(|(a, b)| (a - b).abs() <= CENTRE_DRIFT)
+    }
+}
+
 /// Returns estimated from static evaluations of a live position: a
-/// softmax over the seats' evaluations (for two players, the logistic
-/// win probability), so they sum to 1 like real game points.
-pub fn eval_returns<G: Evaluate>(g: &G, n: usize) -> Returns {
-    let mut r = [0.0; MAX_PLAYERS];
+/// softmax over the seats' evaluations measured from `centre` (for two
+/// players, the logistic win probability), so they sum to 1 like real
+/// game points.
+pub fn eval_returns<G: Evaluate>(g: &G, n: usize, centre: &Centre) -> Returns {
     if n == 2 {
+        let mut r = [0.0; MAX_PLAYERS];
         r[0] = win_probability(g.evaluate(Player(0)));
         r[1] = 1.0 - r[0];
         return r;
     }
+    softmax_returns(&evals(g, n), n, centre)
+}
+
+/// Every seat's evaluation of `g`.
+fn evals<G: Evaluate>(g: &G, n: usize) -> [f32; MAX_PLAYERS] {
+    let mut e = [0.0; MAX_PLAYERS];
+    for (i, slot) in e.iter_mut().enumerate().take(n) {
+        *slot = g.evaluate(Player(i as u8));
+    }
+    e
+}
+
+/// Returns of `n` seats evaluated to `e`, measured from `centre`.
+fn softmax_returns(e: &[f32; MAX_PLAYERS], n: usize, centre: &Centre) -> Returns {
+    let mut r = [0.0; MAX_PLAYERS];
     let mut total = 0.0;
-    for (i, slot) in r.iter_mut().enumerate().take(n) {
-        let e = compress(g.evaluate(Player(i as u8)));
-        *slot = (e / PAWNS_PER_UNIT).exp();
-        total += *slot;
+    for i in 0..n {
+        r[i] = (compress(e[i] - centre.0[i]) / PAWNS_PER_UNIT).exp();
+        total += r[i];
     }
     for slot in r.iter_mut().take(n) {
         *slot /= total;
@@ -141,6 +204,36 @@ pub fn check_players<G: Game>(g: &G) -> Result<usize, tabula_core::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_big_lead_of_three_players_is_recentred_and_progress_shows() {
+        // A won race: the leader +18 pawns, the rivals -9 each; a step of
+        // progress adds half a pawn to the leader (and takes a quarter
+        // from each rival).
+        let root = [18.0, -9.0, -9.0, 0.0];
+        let step = [18.5, -9.25, -9.25, 0.0];
+        let centre = Centre::from_evals(&root, 3);
+        assert_eq!(centre, Centre([14.0, -5.0, -5.0, 0.0]));
+        let gain = |c: &Centre| softmax_returns(&step, 3, c)[0] - softmax_returns(&root, 3, c)[0];
+        let plain = gain(&Centre::default());
+        let centred = gain(&centre);
+        assert!(plain < 0.003, "{plain}");
+        // 0.0025 a step plainly, 0.024 from the centre.
+        assert!(centred > 8.0 * plain, "{centred} against {plain}");
+        // Seen from the centre, the root reads as the kept lead.
+        let kept = [CENTRE_KEEPS, -CENTRE_KEEPS, -CENTRE_KEEPS, 0.0];
+        let r = softmax_returns(&root, 3, &centre)[0];
+        assert!((r - softmax_returns(&kept, 3, &Centre::default())[0]).abs() < 1e-6);
+        // A small lead and two players are left alone.
+        assert_eq!(
+            Centre::from_evals(&[3.0, -1.5, -1.5, 0.0], 3),
+            Centre::default()
+        );
+        assert_eq!(Centre::from_evals(&root, 2), Centre::default());
+        // A tree searched from one centre serves a root a pawn away.
+        assert!(centre.near(&Centre([14.5, -5.5, -4.0, 0.0])));
+        assert!(!centre.near(&Centre([15.5, -5.0, -5.0, 0.0])));
+    }
 
     #[test]
     fn eval_scores_keep_telling_big_leads_apart_within_the_span() {

@@ -17,7 +17,7 @@ mod tree;
 
 use crate::agent::{Agent, Decision};
 use crate::budget::{Budget, Limits, StopOnDrop};
-use crate::value::{check_players, eval_returns, outcome_returns, Returns, MAX_PLAYERS};
+use crate::value::{check_players, eval_returns, outcome_returns, Centre, Returns, MAX_PLAYERS};
 use playout::Playout;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -85,6 +85,8 @@ pub struct MctsAgent<G: Evaluate> {
     limits: Limits,
     rng: SmallRng,
     tree: Option<Tree<G::Action>>,
+    /// What the kept tree's evaluations are measured from.
+    centre: Centre,
     /// The agents of the helper threads, made on the first search with
     /// more than one thread (each with its own seed and kept tree).
     helpers: Vec<MctsAgent<G>>,
@@ -98,6 +100,7 @@ impl<G: Evaluate> MctsAgent<G> {
             limits,
             rng: SmallRng::seed_from_u64(seed),
             tree: None,
+            centre: Centre::default(),
             helpers: Vec::new(),
         }
     }
@@ -107,11 +110,22 @@ impl<G: Evaluate> MctsAgent<G> {
         self.tree.as_ref().map_or(0, |t| t.node(0).visits)
     }
 
-    /// The tree for `root`: the old one re-rooted when allowed and found.
-    fn take_tree(&mut self, root: &G) -> Tree<G::Action> {
-        let old = self.tree.take().filter(|_| self.cfg.reuse);
-        old.and_then(|t| t.reroot(root.hash(), Actor::of(root.turn()), REUSE_DEPTH))
-            .unwrap_or_else(|| Tree::new(root, self.cfg.max_nodes))
+    /// The tree for `root`: the old one re-rooted when allowed, found,
+    /// and searched from nearly the same centre (its values are measured
+    /// from it); then `self.centre` is the tree's.
+    fn take_tree(&mut self, root: &G, players: usize) -> Tree<G::Action> {
+        let centre = Centre::of(root, players);
+        let old = self
+            .tree
+            .take()
+            .filter(|_| self.cfg.reuse && self.centre.near(&centre));
+        match old.and_then(|t| t.reroot(root.hash(), Actor::of(root.turn()), REUSE_DEPTH)) {
+            Some(t) => t,
+            None => {
+                self.centre = centre;
+                Tree::new(root, self.cfg.max_nodes)
+            }
+        }
     }
 }
 
@@ -121,6 +135,7 @@ struct Search<'a, G: Evaluate> {
     rng: &'a mut SmallRng,
     tree: Tree<G::Action>,
     players: usize,
+    centre: Centre,
     actions: Vec<G::Action>,
     outcomes: Vec<(G::Action, f64)>,
     children: Vec<(G::Action, f32)>,
@@ -161,6 +176,7 @@ impl<G: Evaluate> Search<'_, G> {
                 break self.cfg.playout.run(
                     &mut g,
                     self.players,
+                    &self.centre,
                     self.rng,
                     &mut self.actions,
                     &mut self.outcomes,
@@ -206,14 +222,14 @@ impl<G: Evaluate> Search<'_, G> {
         if self.children.is_empty() || !self.tree.has_room(self.children.len()) {
             return false;
         }
-        let (k, n) = (self.cfg.prior_visits, self.players);
+        let (k, n, centre) = (self.cfg.prior_visits, self.players, self.centre);
         self.tree.expand(id, g, &self.children, |child| {
             if k == 0 {
                 return (0, [0.0; MAX_PLAYERS]);
             }
             let r = match child.outcome() {
                 Some(o) => outcome_returns(o, n),
-                None => eval_returns(child, n),
+                None => eval_returns(child, n, &centre),
             };
             (k, r.map(|x| x * k as f32))
         });
@@ -436,12 +452,13 @@ impl<G: Evaluate> MctsAgent<G> {
     /// Grow this agent's tree for `state` within `budget`; the number of
     /// iterations. The tree is kept in `self.tree`.
     fn grow(&mut self, state: &G, players: usize, budget: &Budget) -> Result<u64, Error> {
-        let tree = self.take_tree(state);
+        let tree = self.take_tree(state, players);
         let mut search = Search {
             cfg: &self.cfg,
             rng: &mut self.rng,
             tree,
             players,
+            centre: self.centre,
             actions: Vec::new(),
             outcomes: Vec::new(),
             children: Vec::new(),

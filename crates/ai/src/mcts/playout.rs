@@ -1,7 +1,7 @@
 //! Playout policies: uniformly random to the end (plain UCT), or guided by
 //! the game's playout weights and cut off by its evaluation.
 
-use crate::value::{eval_returns, outcome_returns, Returns};
+use crate::value::{eval_returns, outcome_returns, Centre, Returns};
 use rand::Rng;
 use tabula_core::{Evaluate, Turn};
 
@@ -37,11 +37,13 @@ impl Playout {
         self.weighted
     }
 
-    /// Play `g` out and return every seat's points (estimated at a cutoff).
+    /// Play `g` out and return every seat's points (estimated at a cutoff,
+    /// measured from `centre`).
     pub fn run<G: Evaluate, R: Rng>(
         &self,
         g: &mut G,
         players: usize,
+        centre: &Centre,
         rng: &mut R,
         actions: &mut Vec<G::Action>,
         outcomes: &mut Vec<(G::Action, f64)>,
@@ -58,7 +60,7 @@ impl Playout {
                 }
                 Turn::Player(_) => {
                     if self.cutoff.is_some_and(|c| decisions >= c) {
-                        return eval_returns(g, players);
+                        return eval_returns(g, players, centre);
                     }
                     g.legal_actions(actions);
                     if actions.is_empty() {
@@ -76,7 +78,7 @@ impl Playout {
         }
         match g.outcome() {
             Some(o) => outcome_returns(o, players),
-            None => eval_returns(g, players),
+            None => eval_returns(g, players, centre),
         }
     }
 }
