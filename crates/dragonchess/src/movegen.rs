@@ -79,7 +79,9 @@ fn bit(b: u128, cell: usize) -> bool {
 }
 
 impl Dragonchess {
-    /// Feed every legal move of the side to move to `sink`.
+    /// Feed every legal move of the side to move to `sink`. Inlined into
+    /// its callers, one per sink, so the counting one gets POPCNT.
+    #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) -> ControlFlow<()> {
         let t = tables();
         let us = self.side;
@@ -352,7 +354,30 @@ impl Dragonchess {
     }
 
     /// How many legal moves the side to move has.
+    ///
+    /// Counting is mostly popcounts, which baseline x86-64 lacks as an
+    /// instruction (about a dozen instructions each without it). So on
+    /// x86-64 the count is compiled a second time with POPCNT (nearly every
+    /// x86-64 CPU since 2008 has it) and chosen at run time: perft about a
+    /// third faster.
     pub(crate) fn count_legal_moves(&self) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has POPCNT, checked just above.
+            return unsafe { self.count_with_popcnt() };
+        }
+        self.count_portable()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn count_with_popcnt(&self) -> u64 {
+        self.count_portable()
+    }
+
+    /// Inlined into both versions of `count_legal_moves`, with `generate`.
+    #[inline(always)]
+    fn count_portable(&self) -> u64 {
         let mut count = Count(0);
         let _ = self.generate(&mut count);
         count.0
