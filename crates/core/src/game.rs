@@ -215,6 +215,27 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         self.chance_outcomes(buf);
         crate::playout::pick_chance(buf, x)
     }
+    /// How many steps lead on from here: the legal actions of the player to
+    /// move, the chance outcomes at a chance node, none once the game is
+    /// over (perft's count at depth 1). The default lists them into the
+    /// buffers; a game may count them without listing.
+    fn count_steps(
+        &self,
+        actions: &mut Vec<Self::Action>,
+        chances: &mut Vec<(Self::Action, f64)>,
+    ) -> u64 {
+        match self.turn() {
+            Turn::Player(_) => {
+                self.legal_actions(actions);
+                actions.len() as u64
+            }
+            Turn::Chance => {
+                self.chance_outcomes(chances);
+                chances.len() as u64
+            }
+            Turn::Over => 0,
+        }
+    }
     /// Play a legal action (or chance outcome). Behaviour on an illegal one is
     /// unspecified (it may panic in debug builds): check with `parse_action`.
     fn apply(&mut self, action: Self::Action);

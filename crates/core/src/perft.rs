@@ -10,8 +10,8 @@ use std::sync::mpsc;
 
 /// Number of action sequences of length `depth` from `game`.
 ///
-/// Leaves are counted in bulk: at depth 1 the length of the action list is
-/// the answer, since a finished game lists no actions.
+/// Leaves are counted in bulk: at depth 1 the answer is
+/// [`Game::count_steps`], which a game may compute without listing.
 pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     let mut bufs = Buffers::<G>::new(depth);
     perft_inner(game, depth, &mut bufs.actions, &mut bufs.chances)
@@ -129,15 +129,16 @@ fn perft_inner<G: Game>(
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        let (buf, cbuf) = (&mut actions[0], &mut chances[0]);
+        return game.count_steps(buf, cbuf);
+    }
     let (buf, rest_a) = actions.split_first_mut().expect("buffer per ply");
     let (cbuf, rest_c) = chances.split_first_mut().expect("buffer per ply");
     match game.turn() {
         Turn::Over => 0,
         Turn::Player(_) => {
             game.legal_actions(buf);
-            if depth == 1 {
-                return buf.len() as u64;
-            }
             let mut total = 0;
             for &a in buf.iter() {
                 let mut child = game.clone();
@@ -148,9 +149,6 @@ fn perft_inner<G: Game>(
         }
         Turn::Chance => {
             game.chance_outcomes(cbuf);
-            if depth == 1 {
-                return cbuf.len() as u64;
-            }
             let mut total = 0;
             for &(a, _) in cbuf.iter() {
                 let mut child = game.clone();

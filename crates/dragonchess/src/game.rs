@@ -66,6 +66,14 @@ impl Game for Dragonchess {
             out.clear();
         }
     }
+    /// Counted by popcounts where no move needs a replay.
+    fn count_steps(&self, _: &mut Vec<Move>, _: &mut Vec<(Move, f64)>) -> u64 {
+        if self.draw_by_count() {
+            0
+        } else {
+            self.count_legal_moves()
+        }
+    }
     fn chance_outcomes(&self, out: &mut Vec<(Move, f64)>) {
         out.clear();
     }

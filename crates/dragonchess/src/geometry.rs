@@ -173,6 +173,7 @@ impl Bits {
     pub fn any(self) -> bool {
         !self.is_empty()
     }
+    #[inline]
     pub fn count(self) -> u32 {
         self.0.iter().map(|l| l.count_ones()).sum()
     }

@@ -153,6 +153,10 @@ fn emit_shifted<S: Sink>(
     delta: i32,
     flags: u8,
 ) -> ControlFlow<()> {
+    if S::COUNTS {
+        sink.add(targets.count_ones());
+        return ControlFlow::Continue(());
+    }
     for cell in cells(targets) {
         let from = (cell as i32 - delta) as usize;
         sink.accept(Move {

@@ -64,12 +64,18 @@ fn naive_check(max_nodes: u64) {
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
-/// Compare both generators on one position: moves, check, and the board
-/// after each move.
+/// Compare both generators on one position: moves, check, the board after
+/// each move, and the fast generator's count (perft's last ply) with its list.
 fn compare(g: &Dragonchess) {
     let n = Naive::from_game(g);
     let fast = engine_moves(g);
     let slow = n.legal();
+    assert_eq!(
+        perft(g, 1),
+        g.actions_here().len() as u64,
+        "count differs from the list in {}",
+        g.position()
+    );
     if fast != slow {
         let only = |a: &[naive::Mv], b: &[naive::Mv]| -> Vec<String> {
             a.iter()
