@@ -287,6 +287,14 @@ pub fn check_state<G: Game>(game: &G, rng: &mut impl Rng, ctx: &dyn Fn() -> Stri
         "the declared players differ from `num_players`: {}",
         ctx()
     );
+    // Perft's last ply counts without listing where a game can: the count
+    // must be the list's length.
+    assert_eq!(
+        game.count_steps(&mut Vec::new(), &mut Vec::new()),
+        game.actions_here().len() as u64,
+        "count_steps differs from the legal actions: {}",
+        ctx()
+    );
     match game.turn() {
         Turn::Over => {
             assert!(game.outcome().is_some(), "over without outcome: {}", ctx());
