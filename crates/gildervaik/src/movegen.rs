@@ -9,7 +9,8 @@ use crate::geometry::{
 use crate::jumps::{cell_bit_if, JumpBoard, Strips, MAX_FIRSTS};
 use crate::moves::{Move, MAX_PATH};
 use crate::options::{Continuation, Mode, Removal, Untouchable};
-use crate::state::Gildervaik;
+use crate::state::{Gildervaik, PAWNS};
+use rand::Rng;
 
 /// Where a pawn of `seat` on `x` may land under `confine_in_target`: inside
 /// the opposing zone it stands in, or anywhere.
@@ -29,17 +30,26 @@ fn push_quiet(out: &mut Vec<Move>, from: Cell, targets: u128) {
     }
 }
 
-/// The steps from `from` to its `free` neighbours, in id order: every
-/// neighbour is written and dropped again unless free, so no branch depends
-/// on the board (most pawns have only steps).
+/// The steps from `from` to the cells of `steps` (its free neighbours), in
+/// id order: every neighbour is written and dropped again unless free, so no
+/// branch depends on the board (most pawns have only steps).
 #[inline]
-fn push_steps(out: &mut Vec<Move>, from: Cell, free: u128) {
+fn push_steps(out: &mut Vec<Move>, from: Cell, steps: u128) {
     for &to in &STEP_LISTS[from.id()] {
         let to = Cell::of(to);
         out.push(Move::quiet(from, to));
-        let taken = usize::from(free & to.bit() == 0);
+        let taken = usize::from(steps & to.bit() == 0);
         out.truncate(out.len() - taken);
     }
+}
+
+/// The `i`-th cell of `set` in id order (`i` below its size).
+#[inline]
+fn nth_cell(mut set: u128, i: u32) -> Cell {
+    for _ in 0..i {
+        set &= set.wrapping_sub(1);
+    }
+    Cell::of(set.trailing_zeros() as u8)
 }
 
 /// Pawns of each player standing in one of their owner's opposing zones.
@@ -93,6 +103,45 @@ impl Gildervaik {
 
     /// Conquest (C1): steps, and jump moves listed once per reachable cell.
     fn conquest_moves(&self, out: &mut Vec<Move>) {
+        self.conquest_targets(|from, steps, jumps| {
+            if jumps == 0 {
+                push_steps(out, from, steps);
+            } else {
+                push_quiet(out, from, steps | jumps);
+            }
+        });
+    }
+
+    /// A uniformly random conquest move, as a random playout picks it from
+    /// the list of [`Gildervaik::generate`] (index `rng.gen_range(0..n)`, the
+    /// same draw), without listing it: the list is the pawns in id order,
+    /// each with its targets in id order, so counting targets finds the move.
+    pub(crate) fn random_conquest_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
+        // Each pawn, its targets and their number.
+        let mut targets = [(Cell::of(0), 0u128, 0u32); PAWNS as usize];
+        let (mut pawns, mut total) = (0, 0);
+        self.conquest_targets(|from, steps, jumps| {
+            let n = (steps | jumps).count_ones();
+            targets[pawns % targets.len()] = (from, steps | jumps, n);
+            pawns += 1;
+            total += n;
+        });
+        // A blocked side's list is `pass` alone, still drawn from.
+        let mut i = rng.gen_range(0..total.max(1));
+        for &(from, set, n) in &targets[..pawns.min(targets.len())] {
+            if i < n {
+                return Move::quiet(from, nth_cell(set, i));
+            }
+            i -= n;
+        }
+        Move::PASS
+    }
+
+    /// Each pawn of the side to move in id order, with its step targets and
+    /// its jump targets (every cell some chain reaches): `visit(from, steps,
+    /// jumps)`.
+    #[inline(always)]
+    fn conquest_targets(&self, mut visit: impl FnMut(Cell, u128, u128)) {
         let seat = self.to_move;
         let own = self.pawns[seat];
         let all = self.occupied();
@@ -115,13 +164,13 @@ impl Gildervaik {
         let count = board.first_segments(&self.seat_strips[seat], &mut firsts);
         let firsts = &firsts[..count];
         for from in Cells(own) {
-            let free = !all & fenced(from);
+            let steps = NEIGHBOURS[from.id()] & !all & fenced(from);
             let mine = firsts
                 .iter()
                 .fold(0, |m, f| m | cell_bit_if(f.1, f.0 == from));
             let first = mine & fenced(from);
             if first == 0 {
-                push_steps(out, from, free);
+                visit(from, steps, 0);
                 continue;
             }
             let mut reached = from.bit() | first;
@@ -138,8 +187,7 @@ impl Gildervaik {
                 }
                 board.occupied.toggle(from);
             }
-            let steps = NEIGHBOURS[from.id()] & free;
-            push_quiet(out, from, steps | (reached & !from.bit()));
+            visit(from, steps, reached & !from.bit());
         }
     }
 
