@@ -43,6 +43,11 @@ fn push_steps(out: &mut Vec<Move>, from: Cell, steps: u128) {
     }
 }
 
+/// Room for every pawn of one player (at most [`PAWNS`]), a power of two
+/// so that indexing needs no bounds check.
+const SLOTS: usize = 16;
+const _: () = assert!(PAWNS as usize <= SLOTS);
+
 /// The `i`-th cell of `set` in id order (`i` below its size).
 #[inline]
 fn nth_cell(mut set: u128, i: u32) -> Cell {
@@ -118,7 +123,7 @@ impl Gildervaik {
     /// each with its targets in id order, so counting targets finds the move.
     pub(crate) fn random_conquest_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
         // Each pawn, its targets and their number.
-        let mut targets = [(Cell::of(0), 0u128, 0u32); PAWNS as usize];
+        let mut targets = [(Cell::of(0), 0u128, 0u32); SLOTS];
         let (mut pawns, mut total) = (0, 0);
         self.conquest_targets(|from, steps, jumps| {
             let n = (steps | jumps).count_ones();
@@ -127,14 +132,21 @@ impl Gildervaik {
             total += n;
         });
         // A blocked side's list is `pass` alone, still drawn from.
-        let mut i = rng.gen_range(0..total.max(1));
-        for &(from, set, n) in &targets[..pawns.min(targets.len())] {
-            if i < n {
-                return Move::quiet(from, nth_cell(set, i));
-            }
-            i -= n;
+        let i = rng.gen_range(0..total.max(1));
+        if total == 0 {
+            return Move::PASS;
         }
-        Move::PASS
+        // The pawns whose targets all come before `i` (a prefix of the list),
+        // counted without branches: where `i` falls is unpredictable.
+        let (mut skip, mut before, mut end) = (0, 0, 0);
+        for &(_, _, n) in &targets[..pawns.min(targets.len())] {
+            end += n;
+            let past = u32::from(end <= i);
+            skip += past as usize;
+            before += n & past.wrapping_neg();
+        }
+        let (from, set, _) = targets[skip % targets.len()];
+        Move::quiet(from, nth_cell(set, i - before))
     }
 
     /// Each pawn of the side to move in id order, with its step targets and
@@ -163,18 +175,30 @@ impl Gildervaik {
         let mut firsts = [(Cell::of(0), Cell::of(0)); MAX_FIRSTS];
         let count = board.first_segments(&self.seat_strips[seat], &mut firsts);
         let firsts = &firsts[..count];
-        for from in Cells(own) {
-            let steps = NEIGHBOURS[from.id()] & !all & fenced(from);
-            let mine = firsts
-                .iter()
-                .fold(0, |m, f| m | cell_bit_if(f.1, f.0 == from));
-            let first = mine & fenced(from);
-            if first == 0 {
-                visit(from, steps, 0);
-                continue;
-            }
+        // The pawns in id order, and each cell's place in that order.
+        let mut pawns = [Cell::of(0); SLOTS];
+        let mut place = [0u8; 128];
+        for (j, from) in Cells(own).enumerate() {
+            pawns[j % SLOTS] = from;
+            place[from.id() % 128] = j as u8;
+        }
+        // Each pawn's first landings, and which pawns have one.
+        let mut landed = [0u128; SLOTS];
+        let mut jumpers = 0u32;
+        for &(from, to) in firsts {
+            let j = usize::from(place[from.id() % 128]) % SLOTS;
+            landed[j] |= cell_bit_if(to, true);
+            jumpers |= 1 << j;
+        }
+        // The jump targets of those pawns: every cell a chain reaches.
+        let mut jumps = [0u128; SLOTS];
+        while jumpers != 0 {
+            let j = jumpers.trailing_zeros() as usize % SLOTS;
+            jumpers &= jumpers - 1;
+            let from = pawns[j];
+            let first = landed[j] & fenced(from);
             let mut reached = from.bit() | first;
-            if chain {
+            if chain && first != 0 {
                 // The start cell counts as empty during the move.
                 board.occupied.toggle(from);
                 let mut todo = first;
@@ -187,7 +211,11 @@ impl Gildervaik {
                 }
                 board.occupied.toggle(from);
             }
-            visit(from, steps, reached & !from.bit());
+            jumps[j] = reached & !from.bit();
+        }
+        for (j, from) in Cells(own).enumerate() {
+            let steps = NEIGHBOURS[from.id()] & !all & fenced(from);
+            visit(from, steps, jumps[j % SLOTS]);
         }
     }
 
