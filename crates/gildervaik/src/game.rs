@@ -80,6 +80,7 @@ impl Game for Gildervaik {
 
     /// Conquest picks by counting each pawn's targets, without listing the
     /// moves; warrior capture paths are listed as usual.
+    #[inline]
     fn random_action<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
         if self.result.is_some() {
             return None;

@@ -130,6 +130,8 @@ impl Gildervaik {
     /// the list of [`Gildervaik::generate`] (index `rng.gen_range(0..n)`, the
     /// same draw), without listing it: the list is the pawns in id order,
     /// each with its targets in id order, so counting targets finds the move.
+    /// Not inlined: its large frame would burden warrior playouts.
+    #[inline(never)]
     pub(crate) fn random_conquest_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
         // Each pawn, its targets and their number.
         let mut targets = [(Cell::of(0), 0u128, 0u32); SLOTS];
