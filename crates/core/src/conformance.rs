@@ -185,7 +185,23 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng, met
             Turn::Player(p) => {
                 last = Some(p);
                 let acts = game.actions_here();
-                acts[rng.gen_range(0..acts.len())]
+                // A game's own random pick is the generic one, draw for draw.
+                let mut probe = rng.clone();
+                let picked = game.random_action(&mut probe, &mut Vec::new());
+                let action = acts[rng.gen_range(0..acts.len())];
+                assert_eq!(
+                    picked,
+                    Some(action),
+                    "random_action disagrees with a uniform pick from the legal actions in {}",
+                    ctx()
+                );
+                assert_eq!(
+                    probe.gen::<u64>(),
+                    rng.clone().gen::<u64>(),
+                    "random_action draws from the generator differently in {}",
+                    ctx()
+                );
+                action
             }
         };
         history.push(game.action_text(action));

@@ -7,6 +7,7 @@
 
 use crate::error::Error;
 use crate::options::{OptionDef, OptionValues};
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -235,6 +236,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
             }
             Turn::Over => 0,
         }
+    }
+    /// The action a uniformly random playout plays here: the one
+    /// [`crate::playout::pick_uniform`] gives (`legal[rng.gen_range(0..n)]`),
+    /// with the same draws from `rng`; `None` unless a player is to move.
+    /// Games override it to skip listing every action; the conformance
+    /// harness holds the override to the default, draw for draw.
+    fn random_action<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        buf: &mut Vec<Self::Action>,
+    ) -> Option<Self::Action> {
+        crate::playout::pick_uniform(self, rng, buf)
     }
     /// Play a legal action (or chance outcome). Behaviour on an illegal one is
     /// unspecified (it may panic in debug builds): check with `parse_action`.

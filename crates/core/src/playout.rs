@@ -114,6 +114,21 @@ impl<A: Copy> ChanceTable<A> {
     }
 }
 
+/// A uniformly random legal action of the player to move, listed into
+/// `buf`: `buf[rng.gen_range(0..buf.len())]`, or `None` (and no draw) when
+/// there is none. The reference for [`Game::random_action`].
+pub fn pick_uniform<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    rng: &mut R,
+    buf: &mut Vec<G::Action>,
+) -> Option<G::Action> {
+    game.legal_actions(buf);
+    if buf.is_empty() {
+        return None;
+    }
+    Some(buf[rng.gen_range(0..buf.len())])
+}
+
 /// Play uniformly random legal actions (chance by its probabilities) until
 /// the game ends or `max_actions` have been played.
 pub fn random_playout<G: Game, R: Rng + ?Sized>(
@@ -138,8 +153,9 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
                 game.apply(a);
             }
             Turn::Player(_) => {
-                game.legal_actions(&mut actions);
-                let a = actions[rng.gen_range(0..actions.len())];
+                let a = game
+                    .random_action(rng, &mut actions)
+                    .expect("a player to move has an action");
                 game.apply(a);
                 stats.decisions += 1;
             }

@@ -4,8 +4,9 @@ use crate::geometry::Cells;
 use crate::moves::Move;
 use crate::options::{Mode, Options, StartCells, OPTION_DEFS};
 use crate::state::{Gildervaik, SEAT_NAMES};
+use rand::Rng;
 use tabula_core::options::{OptionDef, OptionValues};
-use tabula_core::{ActionFacts, Error, Game, GameType, Outcome, Player, Turn};
+use tabula_core::{pick_uniform, ActionFacts, Error, Game, GameType, Outcome, Player, Turn};
 
 /// `action_key` of `pass`; moves use `from * 100 + to`.
 const PASS_KEY: usize = 100 * 100;
@@ -75,6 +76,19 @@ impl Game for Gildervaik {
 
     fn legal_actions(&self, out: &mut Vec<Move>) {
         self.generate(out);
+    }
+
+    /// Conquest picks by counting each pawn's targets, without listing the
+    /// moves; warrior capture paths are listed as usual.
+    #[inline]
+    fn random_action<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
+        if self.result.is_some() {
+            return None;
+        }
+        match self.opts.mode {
+            Mode::Conquest => Some(self.random_conquest_move(rng)),
+            Mode::Warrior => pick_uniform(self, rng, buf),
+        }
     }
 
     fn chance_outcomes(&self, out: &mut Vec<(Move, f64)>) {

@@ -148,6 +148,16 @@ impl Strips {
             self.0[usize::from(ray.line) % LINES] ^= 1 << (ray.start - 1);
         }
     }
+
+    /// Add or remove one cell in two sets, in one pass over its rays.
+    #[inline(always)]
+    pub fn toggle_both(a: &mut Strips, b: &mut Strips, x: Cell) {
+        for ray in &TABLES.rays[x.id() as u8 as usize] {
+            let (line, bit) = (usize::from(ray.line) % LINES, 1 << (ray.start - 1));
+            a.0[line] ^= bit;
+            b.0[line] ^= bit;
+        }
+    }
 }
 
 /// The pawns that block and the pawns that may be jumped, along strips.

@@ -9,7 +9,8 @@ use crate::geometry::{
 use crate::jumps::{cell_bit_if, JumpBoard, Strips, MAX_FIRSTS};
 use crate::moves::{Move, MAX_PATH};
 use crate::options::{Continuation, Mode, Removal, Untouchable};
-use crate::state::Gildervaik;
+use crate::state::{Gildervaik, PAWNS};
+use rand::Rng;
 
 /// Where a pawn of `seat` on `x` may land under `confine_in_target`: inside
 /// the opposing zone it stands in, or anywhere.
@@ -29,17 +30,40 @@ fn push_quiet(out: &mut Vec<Move>, from: Cell, targets: u128) {
     }
 }
 
-/// The steps from `from` to its `free` neighbours, in id order: every
-/// neighbour is written and dropped again unless free, so no branch depends
-/// on the board (most pawns have only steps).
+/// The steps from `from` to the cells of `steps` (its free neighbours), in
+/// id order: every neighbour is written and dropped again unless free, so no
+/// branch depends on the board (most pawns have only steps).
 #[inline]
-fn push_steps(out: &mut Vec<Move>, from: Cell, free: u128) {
+fn push_steps(out: &mut Vec<Move>, from: Cell, steps: u128) {
     for &to in &STEP_LISTS[from.id()] {
         let to = Cell::of(to);
         out.push(Move::quiet(from, to));
-        let taken = usize::from(free & to.bit() == 0);
+        let taken = usize::from(steps & to.bit() == 0);
         out.truncate(out.len() - taken);
     }
+}
+
+/// Room for every pawn of one player (at most [`PAWNS`]), a power of two
+/// so that indexing needs no bounds check.
+const SLOTS: usize = 16;
+const _: () = assert!(PAWNS as usize <= SLOTS);
+
+/// The size of a set of at most three cells (a pawn's steps): three
+/// lowest-bit clears, cheaper than a 128-bit population count.
+#[inline]
+fn count_steps(set: u128) -> u32 {
+    let two = set & set.wrapping_sub(1);
+    let three = two & two.wrapping_sub(1);
+    u32::from(set != 0) + u32::from(two != 0) + u32::from(three != 0)
+}
+
+/// The `i`-th cell of `set` in id order (`i` below its size).
+#[inline]
+fn nth_cell(mut set: u128, i: u32) -> Cell {
+    for _ in 0..i {
+        set &= set.wrapping_sub(1);
+    }
+    Cell::of(set.trailing_zeros() as u8)
 }
 
 /// Pawns of each player standing in one of their owner's opposing zones.
@@ -93,6 +117,54 @@ impl Gildervaik {
 
     /// Conquest (C1): steps, and jump moves listed once per reachable cell.
     fn conquest_moves(&self, out: &mut Vec<Move>) {
+        self.conquest_targets(|from, steps, jumps, _| {
+            if jumps == 0 {
+                push_steps(out, from, steps);
+            } else {
+                push_quiet(out, from, steps | jumps);
+            }
+        });
+    }
+
+    /// A uniformly random conquest move, as a random playout picks it from
+    /// the list of [`Gildervaik::generate`] (index `rng.gen_range(0..n)`, the
+    /// same draw), without listing it: the list is the pawns in id order,
+    /// each with its targets in id order, so counting targets finds the move.
+    /// Not inlined: its large frame would burden warrior playouts.
+    #[inline(never)]
+    pub(crate) fn random_conquest_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
+        // Each pawn, its targets and their number.
+        let mut targets = [(Cell::of(0), 0u128, 0u32); SLOTS];
+        let (mut pawns, mut total) = (0, 0);
+        self.conquest_targets(|from, steps, jumps, leaps| {
+            let n = count_steps(steps) + leaps;
+            targets[pawns % targets.len()] = (from, steps | jumps, n);
+            pawns += 1;
+            total += n;
+        });
+        // A blocked side's list is `pass` alone, still drawn from.
+        let i = rng.gen_range(0..total.max(1));
+        if total == 0 {
+            return Move::PASS;
+        }
+        // The pawns whose targets all come before `i` (a prefix of the list),
+        // counted without branches: where `i` falls is unpredictable.
+        let (mut skip, mut before, mut end) = (0, 0, 0);
+        for &(_, _, n) in &targets[..pawns.min(targets.len())] {
+            end += n;
+            let past = u32::from(end <= i);
+            skip += past as usize;
+            before += n & past.wrapping_neg();
+        }
+        let (from, set, _) = targets[skip % targets.len()];
+        Move::quiet(from, nth_cell(set, i - before))
+    }
+
+    /// Each pawn of the side to move in id order, with its step targets, its
+    /// jump targets (every cell some chain reaches) and their number:
+    /// `visit(from, steps, jumps, jump_count)`.
+    #[inline(always)]
+    fn conquest_targets(&self, mut visit: impl FnMut(Cell, u128, u128, u32)) {
         let seat = self.to_move;
         let own = self.pawns[seat];
         let all = self.occupied();
@@ -114,18 +186,31 @@ impl Gildervaik {
         let mut firsts = [(Cell::of(0), Cell::of(0)); MAX_FIRSTS];
         let count = board.first_segments(&self.seat_strips[seat], &mut firsts);
         let firsts = &firsts[..count];
-        for from in Cells(own) {
-            let free = !all & fenced(from);
-            let mine = firsts
-                .iter()
-                .fold(0, |m, f| m | cell_bit_if(f.1, f.0 == from));
-            let first = mine & fenced(from);
-            if first == 0 {
-                push_steps(out, from, free);
-                continue;
-            }
+        // The pawns in id order, and each cell's place in that order.
+        let mut pawns = [Cell::of(0); SLOTS];
+        let mut place = [0u8; 128];
+        for (j, from) in Cells(own).enumerate() {
+            pawns[j % SLOTS] = from;
+            place[from.id() % 128] = j as u8;
+        }
+        // Each pawn's first landings, and which pawns have one.
+        let mut landed = [0u128; SLOTS];
+        let mut jumpers = 0u32;
+        for &(from, to) in firsts {
+            let j = usize::from(place[from.id() % 128]) % SLOTS;
+            landed[j] |= cell_bit_if(to, true);
+            jumpers |= 1 << j;
+        }
+        // The jump targets of those pawns: every cell a chain reaches.
+        let mut jumps = [0u128; SLOTS];
+        let mut counts = [0u32; SLOTS];
+        while jumpers != 0 {
+            let j = jumpers.trailing_zeros() as usize % SLOTS;
+            jumpers &= jumpers - 1;
+            let from = pawns[j];
+            let first = landed[j] & fenced(from);
             let mut reached = from.bit() | first;
-            if chain {
+            if chain && first != 0 {
                 // The start cell counts as empty during the move.
                 board.occupied.toggle(from);
                 let mut todo = first;
@@ -138,8 +223,12 @@ impl Gildervaik {
                 }
                 board.occupied.toggle(from);
             }
-            let steps = NEIGHBOURS[from.id()] & free;
-            push_quiet(out, from, steps | (reached & !from.bit()));
+            jumps[j] = reached & !from.bit();
+            counts[j] = jumps[j].count_ones();
+        }
+        for (j, from) in Cells(own).enumerate() {
+            let steps = NEIGHBOURS[from.id()] & !all & fenced(from);
+            visit(from, steps, jumps[j % SLOTS], counts[j % SLOTS]);
         }
     }
 

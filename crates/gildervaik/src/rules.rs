@@ -88,15 +88,15 @@ impl Gildervaik {
     }
 
     /// C3: all ten pawns in one opposing zone (or across both, `win_zone=either`).
+    /// The zones are tested first and without branches (almost never all
+    /// in), the pawns counted only then.
     pub(crate) fn has_conquered(&self, seat: Seat) -> bool {
         let own = self.pawns[seat];
-        if own.count_ones() != PAWNS {
-            return false;
-        }
-        match self.opts.win_zone {
-            WinZone::Same => (0..3).any(|z| z != seat && own & !ZONES[z] == 0),
+        let inside = match self.opts.win_zone {
+            WinZone::Same => (0..3).fold(false, |m, z| m | ((z != seat) & (own & !ZONES[z] == 0))),
             WinZone::Either => own & !opposing_zones(seat) == 0,
-        }
+        };
+        inside && own.count_ones() == PAWNS
     }
 
     /// C6 steps 3–5: last player, everyone passed, ply cap.

@@ -126,8 +126,7 @@ impl Gildervaik {
     pub(crate) fn toggle_pawn(&mut self, seat: Seat, x: Cell) {
         self.pawns[seat] ^= x.bit();
         self.key ^= PAWN_KEYS[seat][x.id()];
-        self.strips.toggle(x);
-        self.seat_strips[seat].toggle(x);
+        Strips::toggle_both(&mut self.strips, &mut self.seat_strips[seat], x);
     }
 
     pub(crate) fn set_side(&mut self, seat: Seat) {
