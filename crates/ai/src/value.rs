@@ -93,20 +93,20 @@ pub fn outcome_returns(outcome: Outcome, n: usize) -> Returns {
 const CENTRE_KEEPS: f32 = 4.0;
 /// How far (in pawns) a seat's evaluation may drift from the centre a
 /// kept tree was searched with before the tree is searched afresh.
-pub const CENTRE_DRIFT: f32 = 1.0;
+const CENTRE_DRIFT: f32 = 1.0;
 
 /// Where the evaluations of a search with three or more players are
 /// measured from: each seat's evaluation at the root, less
 /// `CENTRE_KEEPS` pawns towards zero (nothing for a smaller lead). The
 /// softmax returns of a big lead sit within a few thousandths of 1, where
 /// a step of progress moves them by less than MCTS can tell from noise
-/// (a won Gildervaik race: 0.0015 a step), so the leader shuffles. Seen
+/// (a won Gildervaik race: 0.0025 a step), so the leader shuffles. Seen
 /// from the recentred root the same lead reads as `CENTRE_KEEPS` pawns,
 /// where a step is worth a visible share (Go programs' "dynamic komi").
 /// Two players keep the plain scale: their searches saturate differently
 /// (`eval_score`'s tail) and gain nothing from it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Centre(pub [f32; MAX_PLAYERS]);
+pub struct Centre([f32; MAX_PLAYERS]);
 
 impl Centre {
     pub fn of<G: Evaluate>(root: &G, n: usize) -> Self {

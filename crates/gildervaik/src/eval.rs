@@ -67,11 +67,11 @@ impl Gildervaik {
         score
     }
 
-    /// Steps for `seat` to fill zone `z` (`target_steps`), plus the cost of a rival: the
-    /// third player's pawns in or near `z` take cells for good (its owner's
-    /// pawns must leave anyway), and ten of the sixteen are needed. Two
-    /// players heading for the same zone both stall, which no search
-    /// horizon shows, so the rival's presence must weigh here.
+    /// Steps for `seat` to fill zone `z` (`target_steps`), plus the cost of
+    /// a rival: the third player's pawns in or near `z` take cells for good
+    /// (its owner's pawns must leave anyway), and ten of the sixteen are
+    /// needed. Two players heading for the same zone both stall, which no
+    /// search horizon shows, so the rival's presence must weigh here.
     fn zone_cost(&self, seat: Seat, z: Seat) -> i32 {
         let steps: i32 = Cells(self.pawns[seat])
             .map(|x| target_steps(z, x.id()))

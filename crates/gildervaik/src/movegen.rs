@@ -51,7 +51,7 @@ const _: () = assert!(PAWNS as usize <= SLOTS);
 /// The size of a set of at most three cells (a pawn's steps): three
 /// lowest-bit clears, cheaper than a 128-bit population count.
 #[inline]
-fn count_steps(set: u128) -> u32 {
+fn small_set_len(set: u128) -> u32 {
     let two = set & set.wrapping_sub(1);
     let three = two & two.wrapping_sub(1);
     u32::from(set != 0) + u32::from(two != 0) + u32::from(three != 0)
@@ -137,7 +137,7 @@ impl Gildervaik {
         let mut targets = [(Cell::of(0), 0u128, 0u32); SLOTS];
         let (mut pawns, mut total) = (0, 0);
         self.conquest_targets(|from, steps, jumps, leaps| {
-            let n = count_steps(steps) + leaps;
+            let n = small_set_len(steps) + leaps;
             targets[pawns % targets.len()] = (from, steps | jumps, n);
             pawns += 1;
             total += n;
