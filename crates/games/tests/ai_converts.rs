@@ -15,8 +15,9 @@ const NODES: u64 = 20_000;
 /// MCTS iterations per decision in Gildervaik: small enough for the 21
 /// races to take seconds.
 const GILDERVAIK_ITERATIONS: u64 = 2_000;
-/// Races of `data/won-gildervaik.txt` that must be won (15 of 21 are).
-const GILDERVAIK_AT_LEAST: usize = 14;
+/// Races of `data/won-gildervaik.txt` that may be lost: 14 of the 21
+/// must be won (15 are).
+const GILDERVAIK_MAY_LOSE: usize = 7;
 
 struct Case {
     turns: u32,
@@ -84,17 +85,36 @@ fn convert(spec: &str, case: &Case, agent: &str, limits: &Limits) -> Result<u32,
     }
 }
 
-/// Every case of `file` is converted by `agent`; all failures are listed.
-fn assert_converts(spec: &str, file: &str, agent: &str, nodes: u64) {
-    let limits = Limits::iterations(nodes);
-    let mut failed = Vec::new();
-    for case in cases(file) {
-        match convert(spec, &case, agent, &limits) {
-            Ok(turns) => eprintln!("{spec}: won in {turns} turns: {}", case.comment),
-            Err(why) => failed.push(format!("{} ({}): {why}", case.position, case.comment)),
+/// Play every case of `text` with `agent` within `limits`, printing each
+/// result; how many were won, and why each other one was not.
+fn play_all(spec: &str, text: &str, agent: &str, limits: &Limits) -> (usize, Vec<String>) {
+    let mut won = 0;
+    let mut lost = Vec::new();
+    for case in cases(text) {
+        match convert(spec, &case, agent, limits) {
+            Ok(turns) => {
+                eprintln!("{spec}: won in {turns} turns: {}", case.comment);
+                won += 1;
+            }
+            Err(why) => {
+                eprintln!("{spec}: {why}: {}", case.comment);
+                lost.push(format!("{} ({}): {why}", case.position, case.comment));
+            }
         }
     }
-    assert!(failed.is_empty(), "not converted:\n{}", failed.join("\n"));
+    (won, lost)
+}
+
+/// The cases of `file` are converted by `agent`, all but at most
+/// `may_lose`; every failure is listed.
+fn assert_converts(spec: &str, file: &str, agent: &str, nodes: u64, may_lose: usize) {
+    let (won, lost) = play_all(spec, file, agent, &Limits::iterations(nodes));
+    assert!(
+        lost.len() <= may_lose,
+        "{spec}: {won} won, {} not converted (at most {may_lose} may be):\n{}",
+        lost.len(),
+        lost.join("\n")
+    );
 }
 
 #[test]
@@ -104,6 +124,7 @@ fn dragonchess_won_positions_are_converted() {
         include_str!("data/won-dragonchess.txt"),
         "alphabeta",
         NODES,
+        0,
     );
 }
 
@@ -123,14 +144,8 @@ fn count_conversions_of_a_file() {
     let agent = std::env::var("WON_AGENT").unwrap_or_else(|_| format!("alphabeta@{NODES}"));
     let (agent, nodes) = agent.split_once('@').expect("WON_AGENT=NAME@NODES");
     let limits = Limits::iterations(nodes.parse().expect("WON_AGENT nodes"));
-    let all = cases(&text);
-    let mut won = 0;
-    for case in &all {
-        let r = convert(spec, case, agent, &limits);
-        eprintln!("{}: {r:?}", case.comment);
-        won += u32::from(r.is_ok());
-    }
-    println!("converted {won} of {}", all.len());
+    let (won, lost) = play_all(spec, &text, agent, &limits);
+    println!("converted {won} of {}", won + lost.len());
 }
 
 #[test]
@@ -140,6 +155,7 @@ fn phylde_won_positions_are_converted() {
         include_str!("data/won-phylde.txt"),
         "alphabeta",
         NODES,
+        0,
     );
 }
 
@@ -152,20 +168,11 @@ fn phylde_won_positions_are_converted() {
 /// the same on every machine (iteration budgets, fixed seeds).
 #[test]
 fn gildervaik_won_positions_are_mostly_converted() {
-    let limits = Limits::iterations(GILDERVAIK_ITERATIONS);
-    let all = cases(include_str!("data/won-gildervaik.txt"));
-    let mut lost = Vec::new();
-    for case in &all {
-        if let Err(why) = convert("gildervaik", case, "mcts", &limits) {
-            lost.push(format!("{}: {why}", case.comment));
-        }
-    }
-    let won = all.len() - lost.len();
-    eprintln!("gildervaik: {won} of {} races won", all.len());
-    assert!(
-        won >= GILDERVAIK_AT_LEAST,
-        "only {won} of {} races won:\n{}",
-        all.len(),
-        lost.join("\n")
+    assert_converts(
+        "gildervaik",
+        include_str!("data/won-gildervaik.txt"),
+        "mcts",
+        GILDERVAIK_ITERATIONS,
+        GILDERVAIK_MAY_LOSE,
     );
 }
