@@ -554,20 +554,41 @@ impl<G: Evaluate> SearchAgent<G> {
         }
         let stop = Arc::new(AtomicBool::new(false));
         let helper_budget = budget.helper(Arc::clone(&stop));
-        let result = std::thread::scope(|s| {
-            for (i, h) in helpers.iter_mut().enumerate() {
-                let b = &helper_budget;
-                // Helpers' results are not used; the table keeps their work.
-                s.spawn(move || h.search_from(state, b, 1 + (i % 2 == 0) as i32).ok());
-            }
-            // Stop the helpers however the main search ends, even by a panic.
-            let _stop = StopOnDrop(Arc::clone(&stop));
-            main.search(state, budget)
+        let (main_result, helper_results) = std::thread::scope(|s| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, h)| {
+                    let b = &helper_budget;
+                    s.spawn(move || h.search_from(state, b, 1 + (i % 2 == 0) as i32).ok())
+                })
+                .collect();
+            let main_result = {
+                // Stop the helpers however the main search ends, even by a panic.
+                let _stop = StopOnDrop(Arc::clone(&stop));
+                main.search(state, budget)
+            };
+            let helper_results: Vec<_> = handles
+                .into_iter()
+                .filter_map(|h| h.join().ok().flatten())
+                .collect();
+            (main_result, helper_results)
         });
-        let mut r = result?;
-        r.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        let nodes = main.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
+        let mut r = deepest(main_result?, helper_results);
+        r.nodes = nodes;
         Ok(r)
     }
+}
+
+/// The result of the thread that finished the deepest iteration, the main
+/// thread's on a tie: a helper that started deeper and completed an
+/// iteration the main thread did not reach knows more (Stockfish's best
+/// thread, without the vote).
+fn deepest<A>(main: RootResult<A>, helpers: Vec<RootResult<A>>) -> RootResult<A> {
+    helpers
+        .into_iter()
+        .fold(main, |best, h| if h.depth > best.depth { h } else { best })
 }
 
 impl<G: Evaluate> Agent<G> for SearchAgent<G> {
@@ -600,5 +621,28 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
                 .map(|&(a, s)| (a, expected(s, me)))
                 .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{deepest, RootResult};
+
+    fn result(action: u8, depth: u32) -> RootResult<u8> {
+        RootResult {
+            ranked: vec![(action, 0)],
+            pv: vec![action],
+            nodes: 0,
+            depth,
+        }
+    }
+
+    #[test]
+    fn the_deepest_thread_decides_and_the_main_one_wins_ties() {
+        let pick = |helpers: Vec<RootResult<u8>>| deepest(result(0, 4), helpers).ranked[0].0;
+        assert_eq!(pick(vec![]), 0);
+        assert_eq!(pick(vec![result(1, 4), result(2, 3)]), 0, "a tie keeps main");
+        assert_eq!(pick(vec![result(1, 4), result(2, 5)]), 2);
+        assert_eq!(pick(vec![result(1, 6), result(2, 5)]), 1);
     }
 }
