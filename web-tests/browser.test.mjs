@@ -258,6 +258,10 @@ test('keyboard, drag, take-back, resign and rematch (desktop)', async () => {
   // Keyboard: focus a movable piece, Enter, then a target, Enter.
   let before = await ply(page);
   await page.locator('svg.board .cell.from').first().focus();
+  // The board redraws (here: flipped twice, by a click that takes no focus): the focus stays.
+  const onKey = await page.evaluate(() => document.activeElement.dataset.key);
+  await page.evaluate(() => { for (let i = 0; i < 2; i++) document.querySelector('[data-act="flip"]').click(); });
+  assert.equal(await page.evaluate(() => document.activeElement.dataset?.key), onKey);
   await page.keyboard.press('Enter');
   await page.locator('svg.board .cell.target').first().focus();
   await page.keyboard.press('Enter');

@@ -56,6 +56,8 @@ export class BoardView {
     const moves = steps.map((a) => this.game.locate(a)).filter(Boolean);
     const animate = moves.length > 0 && motionAllowed();
     const before = animate ? new Map([...this.host.querySelectorAll('[data-at]')].map((el) => [el.dataset.at, el])) : null;
+    // Redrawing replaces every cell: a keyboard player keeps the cell they were on.
+    const focused = this.host.contains(document.activeElement) ? document.activeElement.closest?.('[data-key]')?.dataset.key : null;
     this.host.innerHTML = this.game.draw(model, this.view);
     this.els = new Map();
     for (const el of this.host.querySelectorAll('[data-key]')) this.els.set(el.dataset.key, el);
@@ -73,6 +75,7 @@ export class BoardView {
     if (king) this.els.get(king)?.classList.add('incheck');
     if (!this.moves.has(this.selected)) this.selected = null;
     this.paint();
+    if (focused) this.els.get(focused)?.focus({ preventScroll: true });
   }
 
   /** End a running move animation: the pieces stand where `show` put them. */
