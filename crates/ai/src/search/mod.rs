@@ -15,7 +15,8 @@
 //! With several threads (Lazy SMP) every thread searches the same root
 //! with its own move ordering, all sharing one lock-free transposition
 //! table; every other helper starts one iteration deeper, so the helpers
-//! fill the table ahead of the main thread, whose result alone is used.
+//! fill the table ahead of the main thread. The answer is that of the
+//! thread that completed the deepest iteration (the main one on a tie).
 
 mod order;
 mod tt;
