@@ -36,16 +36,30 @@ struct Ray {
     line: u8,
     /// The position of the ray's first cell on the line (the cell's plus one).
     start: u8,
+    /// Where the cell `k = 0` would land in [`Tables::cells`] (the ray's
+    /// second cell): a landing is this plus `2k`.
+    land: u16,
     /// The bit just past the line's end, counted from the ray's first cell:
     /// it stops the bit scans as a pawn would, and is never a centre.
     edge: u32,
 }
 
+/// A cell's place on one line, as the line and its bit there.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    line: u32,
+    bit: u32,
+}
+
 struct Tables {
     /// `rays[id]`: the six rays of a cell (256 rows: any byte indexes it).
     rays: [[Ray; 6]; 256],
-    /// `cells[line][pos]`: the cell there.
-    cells: [[u8; POSITIONS]; LINES],
+    /// `marks[id]`: the cell's six places (128 rows: a masked id indexes
+    /// it), so that adding or removing it is six `xor`s.
+    marks: [[Mark; 6]; 128],
+    /// `cells[line * POSITIONS + pos]`: the cell there (flat, so that a
+    /// ray's landing is one masked index).
+    cells: [u8; LINES * POSITIONS],
     /// `ends[line]`: the bit just past the line's end (0 for the padding).
     ends: [u32; LINES],
 }
@@ -54,11 +68,13 @@ const fn build_tables() -> Tables {
     let none = Ray {
         line: 0,
         start: 0,
+        land: 0,
         edge: 1,
     };
     let mut t = Tables {
         rays: [[none; 6]; 256],
-        cells: [[0; POSITIONS]; LINES],
+        marks: [[Mark { line: 0, bit: 0 }; 6]; 128],
+        cells: [0; LINES * POSITIONS],
         ends: [0; LINES],
     };
     let mut id = 0;
@@ -79,17 +95,27 @@ const fn build_tables() -> Tables {
             t.rays[id][2 * f] = Ray {
                 line: line as u8,
                 start: pos as u8 + 1,
+                land: (line * POSITIONS) as u16 + pos as u16 + 2,
                 edge: 1 << (len - pos - 1),
             };
             t.rays[id][2 * f + 1] = Ray {
                 line: line as u8 + 1,
                 start: back as u8 + 1,
+                land: ((line + 1) * POSITIONS) as u16 + back as u16 + 2,
                 edge: 1 << (len - back - 1),
+            };
+            t.marks[id][2 * f] = Mark {
+                line: line as u32,
+                bit: 1 << pos,
+            };
+            t.marks[id][2 * f + 1] = Mark {
+                line: line as u32 + 1,
+                bit: 1 << back,
             };
             t.ends[line] = 1 << len;
             t.ends[line + 1] = 1 << len;
-            t.cells[line][pos as usize] = id as u8;
-            t.cells[line + 1][back as usize] = id as u8;
+            t.cells[line * POSITIONS + pos as usize] = id as u8;
+            t.cells[(line + 1) * POSITIONS + back as usize] = id as u8;
             f += 1;
         }
         id += 1;
@@ -144,18 +170,18 @@ impl Strips {
     /// Add or remove one cell.
     #[inline(always)]
     pub fn toggle(&mut self, x: Cell) {
-        for ray in &TABLES.rays[x.id() as u8 as usize] {
-            self.0[usize::from(ray.line) % LINES] ^= 1 << (ray.start - 1);
+        for mark in &TABLES.marks[x.id() % 128] {
+            self.0[mark.line as usize % LINES] ^= mark.bit;
         }
     }
 
     /// Add or remove one cell in two sets, in one pass over its rays.
     #[inline(always)]
     pub fn toggle_both(a: &mut Strips, b: &mut Strips, x: Cell) {
-        for ray in &TABLES.rays[x.id() as u8 as usize] {
-            let (line, bit) = (usize::from(ray.line) % LINES, 1 << (ray.start - 1));
-            a.0[line] ^= bit;
-            b.0[line] ^= bit;
+        for mark in &TABLES.marks[x.id() % 128] {
+            let line = mark.line as usize % LINES;
+            a.0[line] ^= mark.bit;
+            b.0[line] ^= mark.bit;
         }
     }
 }
@@ -182,11 +208,21 @@ impl JumpBoard {
     }
 
     /// The landing cells of every jump segment from `x`, one per ray at
-    /// most. Branch-free: which rays hold what is unpredictable.
+    /// most.
     #[inline]
     pub fn landings(&self, x: Cell) -> u128 {
-        // The largest `k` allowed.
-        let max_k = if self.long { u32::MAX } else { 0 };
+        if self.long {
+            self.landings_of::<true>(x)
+        } else {
+            self.landings_of::<false>(x)
+        }
+    }
+
+    /// [`JumpBoard::landings`] with `long` known (`LONG == self.long`), for
+    /// a caller that checks it once for many cells. Branch-free: which
+    /// rays hold what is unpredictable.
+    #[inline(always)]
+    pub fn landings_of<const LONG: bool>(&self, x: Cell) -> u128 {
         let mut out = 0;
         for ray in &TABLES.rays[x.id() as u8 as usize] {
             let line = usize::from(ray.line) % LINES;
@@ -199,8 +235,8 @@ impl JumpBoard {
             // empty and before the edge.
             let ok = ((ahead >> (k + 1)).trailing_zeros() > k)
                 & ((self.centres.0[line] >> (s + k)) & 1 != 0)
-                & (k <= max_k);
-            let land = TABLES.cells[line][(s + 2 * k + 1) as usize % POSITIONS];
+                & (LONG | (k == 0));
+            let land = TABLES.cells[(usize::from(ray.land) + 2 * k as usize) % TABLES.cells.len()];
             out |= cell_bit_if(Cell::of(land), ok);
         }
         out
@@ -235,7 +271,7 @@ impl JumpBoard {
             let l = lines.trailing_zeros() as usize % LINES;
             lines &= lines - 1;
             let occ = self.occupied.0[l] | TABLES.ends[l];
-            let cells = &TABLES.cells[l];
+            let cells = &TABLES.cells[l * POSITIONS..][..POSITIONS];
             let mut todo = hits[l];
             while todo != 0 {
                 let v = todo.trailing_zeros();
