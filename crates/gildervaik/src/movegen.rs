@@ -88,6 +88,18 @@ struct Targets {
 }
 
 impl Targets {
+    /// No pawns yet, for [`Gildervaik::conquest_targets`] to fill.
+    fn new() -> Targets {
+        Targets {
+            pawns: [Cell::of(0); SLOTS],
+            jumps: [0; SLOTS],
+            leaps: [0; SLOTS],
+            len: 0,
+            free: 0,
+            fence: None,
+        }
+    }
+
     /// Where the pawn on `x` may land.
     #[inline(always)]
     fn room(&self, x: Cell) -> u128 {
@@ -105,7 +117,9 @@ impl Targets {
 
     /// Every cell a chain from `from` reaches whose first landings are
     /// `first`, and how many: each reached cell is expanded once (the
-    /// flood's loop runs once per cell, so it counts them).
+    /// flood's loop runs once per cell, so it counts them). Layer by layer:
+    /// the cells of a layer do not wait for each other's landings, so their
+    /// table loads overlap (measured faster than cell by cell).
     #[inline(always)]
     fn chain_reach<const LONG: bool>(
         &self,
@@ -116,14 +130,18 @@ impl Targets {
         // The start cell counts as empty during the move.
         board.occupied.toggle(from);
         let mut reached = from.bit() | first;
-        let (mut todo, mut count) = (first, 0);
-        while todo != 0 {
-            let x = Cell::of(todo.trailing_zeros() as u8);
-            todo &= todo - 1;
-            count += 1;
-            let new = board.landings_of::<LONG>(x) & self.room(x) & !reached;
-            reached |= new;
-            todo |= new;
+        let (mut layer, mut count) = (first, 0);
+        while layer != 0 {
+            let mut next = 0;
+            let mut todo = layer;
+            while todo != 0 {
+                let x = Cell::of(todo.trailing_zeros() as u8);
+                todo &= todo - 1;
+                count += 1;
+                next |= board.landings_of::<LONG>(x) & self.room(x);
+            }
+            layer = next & !reached;
+            reached |= layer;
         }
         board.occupied.toggle(from);
         (reached & !from.bit(), count)
@@ -176,7 +194,8 @@ impl Gildervaik {
 
     /// Conquest (C1): steps, and jump moves listed once per reachable cell.
     fn conquest_moves(&self, out: &mut Vec<Move>) {
-        let t = self.conquest_targets();
+        let mut t = Targets::new();
+        self.conquest_targets(&mut t);
         for (j, &from) in t.pawns[..t.len].iter().enumerate() {
             let steps = t.steps(from);
             if t.jumps[j] == 0 {
@@ -194,7 +213,8 @@ impl Gildervaik {
     /// Not inlined: its large frame would burden warrior playouts.
     #[inline(never)]
     pub(crate) fn random_conquest_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
-        let t = self.conquest_targets();
+        let mut t = Targets::new();
+        self.conquest_targets(&mut t);
         // Each pawn's number of targets; only the drawn pawn's are listed.
         let mut counts = [0u32; SLOTS];
         let mut total = 0;
@@ -223,21 +243,13 @@ impl Gildervaik {
     }
 
     /// The pawns of the side to move in id order, each with its jump targets
-    /// (every cell some chain reaches) and their number.
+    /// (every cell some chain reaches) and their number, into `t` (empty).
     #[inline(always)]
-    fn conquest_targets(&self) -> Targets {
+    fn conquest_targets(&self, t: &mut Targets) {
         let seat = self.to_move;
-        let all = self.occupied();
         let chain = self.opts.chain_jumps;
-        let confine = self.opts.confine_in_target;
-        let mut t = Targets {
-            pawns: [Cell::of(0); SLOTS],
-            jumps: [0; SLOTS],
-            leaps: [0; SLOTS],
-            len: 0,
-            free: !all,
-            fence: confine.then_some(seat),
-        };
+        t.free = !self.occupied();
+        t.fence = self.opts.confine_in_target.then_some(seat);
         let mut board = JumpBoard {
             occupied: self.strips,
             centres: if self.opts.jump_own_pawns {
@@ -280,7 +292,6 @@ impl Gildervaik {
                 t.chain_reach::<false>(&mut board, from, first)
             };
         }
-        t
     }
 
     /// Warrior (W1–W4): capture sequences if any exist, else steps and
