@@ -36,7 +36,7 @@ struct Ray {
     line: u8,
     /// The position of the ray's first cell on the line (the cell's plus one).
     start: u8,
-    /// Where the cell `k = 0` would land in [`Tables::cells`] (the ray's
+    /// Where the cell `k = 0` would land in [`LAND_SETS`] (the ray's
     /// second cell): a landing is this plus `2k`.
     land: u16,
     /// The bit just past the line's end, counted from the ray's first cell:
@@ -57,8 +57,7 @@ struct Tables {
     /// `marks[id]`: the cell's six places (128 rows: a masked id indexes
     /// it), so that adding or removing it is six `xor`s.
     marks: [[Mark; 6]; 128],
-    /// `cells[line * POSITIONS + pos]`: the cell there (flat, so that a
-    /// ray's landing is one masked index).
+    /// `cells[line * POSITIONS + pos]`: the cell there.
     cells: [u8; LINES * POSITIONS],
     /// `ends[line]`: the bit just past the line's end (0 for the padding).
     ends: [u32; LINES],
@@ -95,13 +94,13 @@ const fn build_tables() -> Tables {
             t.rays[id][2 * f] = Ray {
                 line: line as u8,
                 start: pos as u8 + 1,
-                land: (line * POSITIONS) as u16 + pos as u16 + 2,
+                land: (line * SPAN) as u16 + pos as u16 + 2,
                 edge: 1 << (len - pos - 1),
             };
             t.rays[id][2 * f + 1] = Ray {
                 line: line as u8 + 1,
                 start: back as u8 + 1,
-                land: ((line + 1) * POSITIONS) as u16 + back as u16 + 2,
+                land: ((line + 1) * SPAN) as u16 + back as u16 + 2,
                 edge: 1 << (len - back - 1),
             };
             t.marks[id][2 * f] = Mark {
@@ -133,6 +132,29 @@ static LAND_BITS: [u128; 256] = {
     while id < CELLS {
         out[id] = 1u128 << id;
         id += 1;
+    }
+    out
+};
+
+/// Positions a line holds in [`LAND_SETS`]: every strip is shorter.
+const SPAN: usize = 20;
+/// The empty entry of [`LAND_SETS`], for "no landing" (the table is
+/// rounded up to a power of two for masked indexing).
+const NO_LAND: usize = 2047;
+const _: () = assert!(LINES * SPAN <= NO_LAND);
+
+/// `LAND_SETS[line * SPAN + pos]`: the one-cell set of the cell there, so
+/// that a ray's landing is one load from its position (no cell id between).
+static LAND_SETS: [u128; NO_LAND + 1] = {
+    let mut out = [0u128; NO_LAND + 1];
+    let mut line = 0;
+    while line < LINES {
+        let mut pos = 0;
+        while pos < SPAN && TABLES.ends[line] >> pos > 1 {
+            out[line * SPAN + pos] = 1u128 << TABLES.cells[line * POSITIONS + pos];
+            pos += 1;
+        }
+        line += 1;
     }
     out
 };
@@ -236,8 +258,9 @@ impl JumpBoard {
             let ok = ((ahead >> (k + 1)).trailing_zeros() > k)
                 & ((self.centres.0[line] >> (s + k)) & 1 != 0)
                 & (LONG | (k == 0));
-            let land = TABLES.cells[(usize::from(ray.land) + 2 * k as usize) % TABLES.cells.len()];
-            out |= cell_bit_if(Cell::of(land), ok);
+            let land = usize::from(ray.land) + 2 * k as usize;
+            let keep = usize::from(ok).wrapping_neg();
+            out |= LAND_SETS[((land & keep) | (NO_LAND & !keep)) % LAND_SETS.len()];
         }
         out
     }
