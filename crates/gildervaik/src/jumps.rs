@@ -36,16 +36,29 @@ struct Ray {
     line: u8,
     /// The position of the ray's first cell on the line (the cell's plus one).
     start: u8,
+    /// Where the cell `k = 0` would land in [`LAND_SETS`] (the ray's
+    /// second cell): a landing is this plus `2k`.
+    land: u16,
     /// The bit just past the line's end, counted from the ray's first cell:
     /// it stops the bit scans as a pawn would, and is never a centre.
     edge: u32,
 }
 
+/// A cell's place on one line, as the line and its bit there.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    line: u32,
+    bit: u32,
+}
+
 struct Tables {
     /// `rays[id]`: the six rays of a cell (256 rows: any byte indexes it).
     rays: [[Ray; 6]; 256],
-    /// `cells[line][pos]`: the cell there.
-    cells: [[u8; POSITIONS]; LINES],
+    /// `marks[id]`: the cell's six places (128 rows: a masked id indexes
+    /// it), so that adding or removing it is six `xor`s.
+    marks: [[Mark; 6]; 128],
+    /// `cells[line * POSITIONS + pos]`: the cell there.
+    cells: [u8; LINES * POSITIONS],
     /// `ends[line]`: the bit just past the line's end (0 for the padding).
     ends: [u32; LINES],
 }
@@ -54,11 +67,13 @@ const fn build_tables() -> Tables {
     let none = Ray {
         line: 0,
         start: 0,
+        land: 0,
         edge: 1,
     };
     let mut t = Tables {
         rays: [[none; 6]; 256],
-        cells: [[0; POSITIONS]; LINES],
+        marks: [[Mark { line: 0, bit: 0 }; 6]; 128],
+        cells: [0; LINES * POSITIONS],
         ends: [0; LINES],
     };
     let mut id = 0;
@@ -79,17 +94,27 @@ const fn build_tables() -> Tables {
             t.rays[id][2 * f] = Ray {
                 line: line as u8,
                 start: pos as u8 + 1,
+                land: (line * SPAN) as u16 + pos as u16 + 2,
                 edge: 1 << (len - pos - 1),
             };
             t.rays[id][2 * f + 1] = Ray {
                 line: line as u8 + 1,
                 start: back as u8 + 1,
+                land: ((line + 1) * SPAN) as u16 + back as u16 + 2,
                 edge: 1 << (len - back - 1),
+            };
+            t.marks[id][2 * f] = Mark {
+                line: line as u32,
+                bit: 1 << pos,
+            };
+            t.marks[id][2 * f + 1] = Mark {
+                line: line as u32 + 1,
+                bit: 1 << back,
             };
             t.ends[line] = 1 << len;
             t.ends[line + 1] = 1 << len;
-            t.cells[line][pos as usize] = id as u8;
-            t.cells[line + 1][back as usize] = id as u8;
+            t.cells[line * POSITIONS + pos as usize] = id as u8;
+            t.cells[(line + 1) * POSITIONS + back as usize] = id as u8;
             f += 1;
         }
         id += 1;
@@ -107,6 +132,29 @@ static LAND_BITS: [u128; 256] = {
     while id < CELLS {
         out[id] = 1u128 << id;
         id += 1;
+    }
+    out
+};
+
+/// Positions a line holds in [`LAND_SETS`]: every strip is shorter.
+const SPAN: usize = 20;
+/// The empty entry of [`LAND_SETS`], for "no landing" (the table is
+/// rounded up to a power of two for masked indexing).
+const NO_LAND: usize = 2047;
+const _: () = assert!(LINES * SPAN <= NO_LAND);
+
+/// `LAND_SETS[line * SPAN + pos]`: the one-cell set of the cell there, so
+/// that a ray's landing is one load from its position (no cell id between).
+static LAND_SETS: [u128; NO_LAND + 1] = {
+    let mut out = [0u128; NO_LAND + 1];
+    let mut line = 0;
+    while line < LINES {
+        let mut pos = 0;
+        while pos < SPAN && TABLES.ends[line] >> pos > 1 {
+            out[line * SPAN + pos] = 1u128 << TABLES.cells[line * POSITIONS + pos];
+            pos += 1;
+        }
+        line += 1;
     }
     out
 };
@@ -144,18 +192,18 @@ impl Strips {
     /// Add or remove one cell.
     #[inline(always)]
     pub fn toggle(&mut self, x: Cell) {
-        for ray in &TABLES.rays[x.id() as u8 as usize] {
-            self.0[usize::from(ray.line) % LINES] ^= 1 << (ray.start - 1);
+        for mark in &TABLES.marks[x.id() % 128] {
+            self.0[mark.line as usize % LINES] ^= mark.bit;
         }
     }
 
     /// Add or remove one cell in two sets, in one pass over its rays.
     #[inline(always)]
     pub fn toggle_both(a: &mut Strips, b: &mut Strips, x: Cell) {
-        for ray in &TABLES.rays[x.id() as u8 as usize] {
-            let (line, bit) = (usize::from(ray.line) % LINES, 1 << (ray.start - 1));
-            a.0[line] ^= bit;
-            b.0[line] ^= bit;
+        for mark in &TABLES.marks[x.id() % 128] {
+            let line = mark.line as usize % LINES;
+            a.0[line] ^= mark.bit;
+            b.0[line] ^= mark.bit;
         }
     }
 }
@@ -182,11 +230,21 @@ impl JumpBoard {
     }
 
     /// The landing cells of every jump segment from `x`, one per ray at
-    /// most. Branch-free: which rays hold what is unpredictable.
+    /// most.
     #[inline]
     pub fn landings(&self, x: Cell) -> u128 {
-        // The largest `k` allowed.
-        let max_k = if self.long { u32::MAX } else { 0 };
+        if self.long {
+            self.landings_of::<true>(x)
+        } else {
+            self.landings_of::<false>(x)
+        }
+    }
+
+    /// [`JumpBoard::landings`] with `long` known (`LONG == self.long`), for
+    /// a caller that checks it once for many cells. Branch-free: which
+    /// rays hold what is unpredictable.
+    #[inline(always)]
+    pub fn landings_of<const LONG: bool>(&self, x: Cell) -> u128 {
         let mut out = 0;
         for ray in &TABLES.rays[x.id() as u8 as usize] {
             let line = usize::from(ray.line) % LINES;
@@ -199,9 +257,10 @@ impl JumpBoard {
             // empty and before the edge.
             let ok = ((ahead >> (k + 1)).trailing_zeros() > k)
                 & ((self.centres.0[line] >> (s + k)) & 1 != 0)
-                & (k <= max_k);
-            let land = TABLES.cells[line][(s + 2 * k + 1) as usize % POSITIONS];
-            out |= cell_bit_if(Cell::of(land), ok);
+                & (LONG | (k == 0));
+            let land = usize::from(ray.land) + 2 * k as usize;
+            let keep = usize::from(ok).wrapping_neg();
+            out |= LAND_SETS[((land & keep) | (NO_LAND & !keep)) % LAND_SETS.len()];
         }
         out
     }
@@ -235,7 +294,7 @@ impl JumpBoard {
             let l = lines.trailing_zeros() as usize % LINES;
             lines &= lines - 1;
             let occ = self.occupied.0[l] | TABLES.ends[l];
-            let cells = &TABLES.cells[l];
+            let cells = &TABLES.cells[l * POSITIONS..][..POSITIONS];
             let mut todo = hits[l];
             while todo != 0 {
                 let v = todo.trailing_zeros();
