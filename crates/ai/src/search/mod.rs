@@ -113,12 +113,6 @@ pub struct Searcher<G: Evaluate> {
     draw: i32,
     /// Hashes of the player nodes on the line being searched, root first.
     line: Vec<u64>,
-    /// A helper thread's searcher. It takes the root moves in another
-    /// order (the best, then the others from the last: it meets the main
-    /// thread halfway and each finds the other's half in the table), and
-    /// searches on until the main thread stops it: only the main thread
-    /// decides that the next iteration would not finish in time.
-    helper: bool,
 }
 
 impl<G: Evaluate> Searcher<G> {
@@ -135,7 +129,6 @@ impl<G: Evaluate> Searcher<G> {
             met_chance: false,
             draw: 0,
             line: Vec::with_capacity(MAX_PLY + 1),
-            helper: false,
             cfg,
         }
     }
@@ -145,7 +138,6 @@ impl<G: Evaluate> Searcher<G> {
     fn helper(&self, sample: &G) -> Self {
         Searcher {
             tt: Arc::clone(&self.tt),
-            helper: true,
             ..Searcher::new(self.cfg.clone(), sample)
         }
     }
@@ -193,8 +185,7 @@ impl<G: Evaluate> Searcher<G> {
             let mut alpha = -INF;
             let mut iter_best: Option<(usize, i32)> = None;
             let mut values = vec![-INF; ranked.len()];
-            for i in root_order(ranked.len(), self.helper) {
-                let a = ranked[i].0;
+            for (i, &(a, _)) in ranked.iter().enumerate() {
                 let mut child = g.clone();
                 child.apply(a);
                 let (lo, hi) = if sign == 1 {
@@ -236,7 +227,7 @@ impl<G: Evaluate> Searcher<G> {
             let mate_seen = best.abs() >= DECIDED && WIN - best.abs() <= depth;
             if ranked.len() == 1
                 || mate_seen
-                || (!self.helper && self.budget.time_used().is_some_and(|t| t > 0.6))
+                || self.budget.time_used().is_some_and(|t| t > 0.6)
                 || self.budget.exhausted(self.nodes)
             {
                 break;
@@ -591,16 +582,6 @@ impl<G: Evaluate> SearchAgent<G> {
     }
 }
 
-/// The order in which a searcher visits `n` root moves: the best first,
-/// then the others in order, or from the last when `from_the_end`.
-fn root_order(n: usize, from_the_end: bool) -> impl Iterator<Item = usize> {
-    let rest = 1..n;
-    std::iter::once(0)
-        .take(n.min(1))
-        .chain(rest.clone().filter(move |_| !from_the_end))
-        .chain(rest.rev().filter(move |_| from_the_end))
-}
-
 /// The result of the thread that finished the deepest iteration, the main
 /// thread's on a tie: a helper that started deeper and completed an
 /// iteration the main thread did not reach knows more (Stockfish's best
@@ -658,23 +639,10 @@ mod tests {
     }
 
     #[test]
-    fn a_helper_takes_the_root_moves_from_the_end_after_the_best() {
-        let order = |n, end| super::root_order(n, end).collect::<Vec<_>>();
-        assert_eq!(order(4, false), [0, 1, 2, 3]);
-        assert_eq!(order(4, true), [0, 3, 2, 1]);
-        assert_eq!(order(1, true), [0]);
-        assert!(order(0, true).is_empty());
-    }
-
-    #[test]
     fn the_deepest_thread_decides_and_the_main_one_wins_ties() {
         let pick = |helpers: Vec<RootResult<u8>>| deepest(result(0, 4), helpers).ranked[0].0;
         assert_eq!(pick(vec![]), 0);
-        assert_eq!(
-            pick(vec![result(1, 4), result(2, 3)]),
-            0,
-            "a tie keeps main"
-        );
+        assert_eq!(pick(vec![result(1, 4), result(2, 3)]), 0, "a tie keeps main");
         assert_eq!(pick(vec![result(1, 4), result(2, 5)]), 2);
         assert_eq!(pick(vec![result(1, 6), result(2, 5)]), 1);
     }
