@@ -642,7 +642,11 @@ mod tests {
     fn the_deepest_thread_decides_and_the_main_one_wins_ties() {
         let pick = |helpers: Vec<RootResult<u8>>| deepest(result(0, 4), helpers).ranked[0].0;
         assert_eq!(pick(vec![]), 0);
-        assert_eq!(pick(vec![result(1, 4), result(2, 3)]), 0, "a tie keeps main");
+        assert_eq!(
+            pick(vec![result(1, 4), result(2, 3)]),
+            0,
+            "a tie keeps main"
+        );
         assert_eq!(pick(vec![result(1, 4), result(2, 5)]), 2);
         assert_eq!(pick(vec![result(1, 6), result(2, 5)]), 1);
     }
