@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The engine protocol end to end: one full game of each game between
 # `tabula engine` processes through the reference driver
-# (scripts/engine-match.py), each record checked by `tabula replay`; clocks
-# for three seats; and the driver refusing an engine that cheats.
+# (scripts/engine-match.py), each record checked by `tabula replay`; the
+# search-depth driver; clocks for three seats; and the driver refusing an
+# engine that cheats.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q -p tabula-cli
@@ -14,6 +15,9 @@ for game in dragonchess gildervaik phylde stelpur; do
     --seed 3 > "$MATCH_DIR/$game.txt"
   "$TABULA_BIN" replay "$MATCH_DIR/$game.txt" | tail -n 1
 done
+# The depth-at-fixed-time driver over two of those records, on 1 and 2 threads.
+python3 scripts/search-depth.py --engine "$TABULA_BIN engine" --movetime 20 --threads 1,2 \
+  --plies 10,30 "$MATCH_DIR/dragonchess.txt" "$MATCH_DIR/phylde.txt" | tail -n 2
 # Clocks for three seats, and a driver that insists on time.
 python3 scripts/engine-match.py 'gildervaik(mode=warrior)' --engine "$TABULA_BIN engine" \
   --level 4,3,2 --clock 4000 --inc 20 --seed 5 > "$MATCH_DIR/warrior.txt"
