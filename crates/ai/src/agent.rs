@@ -34,6 +34,25 @@ impl<G: Game> Decision<G> {
         }
     }
 
+    /// The same decision with `action` in first place when there is one
+    /// (the game's own endgame knowledge, `Evaluate::endgame_action`): its
+    /// value is what the search found for it (a bound, for alpha-beta's
+    /// actions other than its best), its line starts afresh.
+    pub fn prefer(mut self, action: Option<G::Action>) -> Self {
+        let Some(action) = action.filter(|&a| a != self.action) else {
+            return self;
+        };
+        let value = match self.ranked.iter().position(|&(a, _)| a == action) {
+            Some(i) => self.ranked.remove(i).1,
+            None => self.value,
+        };
+        self.ranked.insert(0, (action, value));
+        self.action = action;
+        self.value = value;
+        self.pv = vec![action];
+        self
+    }
+
     /// The same decision in notation; the principal line is cut where it
     /// stops being legal (it never should) or the game ends.
     pub fn to_choice(&self, root: &G) -> Choice {

@@ -193,3 +193,30 @@ fn the_test_games_declare_their_type_truly() {
     check_games(&[Ttt::from_rows("..././...")], &config);
     check_games(&[DiceRace::new_game(&()).unwrap()], &config);
 }
+
+/// A game's own endgame knowledge (`Evaluate::endgame_action`) overrides
+/// the search agents' choice, even a worse one (here a losing take), and
+/// its value is the one their search found for it (MCTS: its mean; alpha-
+/// beta knows only a bound for an action that is not its best).
+#[test]
+fn search_agents_play_the_games_endgame_action() {
+    use common::NimAct;
+    let mut nim = Nim::new(2, false, 5);
+    for kind in [AgentKind::AlphaBeta, AgentKind::Mcts] {
+        nim.oracle = None;
+        let free = agent(&erased(nim.clone()), kind.name())
+            .choose(&erased(nim.clone()), &Limits::iterations(2000))
+            .unwrap();
+        assert_eq!(free.action, "take1", "{}", kind.name());
+        nim.oracle = Some(NimAct::Take(2));
+        let game = erased(nim.clone());
+        let told = agent(&game, kind.name())
+            .choose(&game, &Limits::iterations(2000))
+            .unwrap();
+        assert_eq!(told.action, "take2", "{}", kind.name());
+        assert_eq!(told.ranked[0].0, "take2");
+        if kind == AgentKind::Mcts {
+            assert!(told.value < free.value, "{told:?}");
+        }
+    }
+}

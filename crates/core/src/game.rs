@@ -325,4 +325,12 @@ pub trait Evaluate: Game {
     fn playout_weight(&self, _action: Self::Action) -> f32 {
         1.0
     }
+    /// The action the game's own endgame knowledge picks for the player to
+    /// move, as a chess engine probes a tablebase at the root: the search
+    /// agents play it in place of their own best action (their search still
+    /// runs and reports its values). `None`, the default, where the game
+    /// knows nothing better than the search.
+    fn endgame_action(&self) -> Option<Self::Action> {
+        None
+    }
 }

@@ -147,6 +147,11 @@ impl Evaluate for Gildervaik {
     fn is_tactical(&self, action: Move) -> bool {
         action.is_capture()
     }
+
+    /// A conquest race's shortest finish (`finish.rs`).
+    fn endgame_action(&self) -> Option<Move> {
+        self.finishing_move()
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! `d7-e8`, `e5xe7xf9` or `pass`.
 
 mod eval;
+mod finish;
 mod game;
 pub mod geometry;
 mod jumps;

@@ -555,6 +555,14 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
     }
 
     fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
+        let decision = self.decide_by_search(state, budget)?;
+        Ok(decision.prefer(state.endgame_action()))
+    }
+}
+
+impl<G: Evaluate> MctsAgent<G> {
+    /// The tree's choice (one tree, or the sum of the threads' roots).
+    fn decide_by_search(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
         let players = check_players(state)?;
         let Turn::Player(me) = state.turn() else {
             return Err(Error::illegal("no player to move"));

@@ -695,7 +695,7 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
         };
         let r = self.search(state, budget)?;
         let (action, score) = r.ranked[0];
-        Ok(Decision {
+        let decision = Decision {
             action,
             value: expected(score, me),
             pv: r.pv,
@@ -706,7 +706,8 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
                 .iter()
                 .map(|&(a, s)| (a, expected(s, me)))
                 .collect(),
-        })
+        };
+        Ok(decision.prefer(state.endgame_action()))
     }
 }
 

@@ -49,6 +49,8 @@ pub struct Nim {
     to_move: u8,
     taken: u8,
     last: u8,
+    /// What `Evaluate::endgame_action` answers, to test that agents obey.
+    pub oracle: Option<NimAct>,
 }
 
 impl Nim {
@@ -59,6 +61,7 @@ impl Nim {
             to_move: 0,
             taken: 0,
             last: 0,
+            oracle: None,
         }
     }
 
@@ -96,6 +99,7 @@ impl Game for Nim {
     fn from_position(o: &NimOpts, text: &str) -> Result<Self, Error> {
         let [pile, to_move, taken, last] = parse_fields::<4>(text)?;
         Ok(Nim {
+            oracle: None,
             opts: o.clone(),
             pile,
             to_move,
@@ -194,6 +198,10 @@ impl Game for Nim {
 impl Evaluate for Nim {
     fn evaluate(&self, _p: Player) -> f32 {
         0.0
+    }
+
+    fn endgame_action(&self) -> Option<NimAct> {
+        self.oracle
     }
 }
 
