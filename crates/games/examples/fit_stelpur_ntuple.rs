@@ -1,6 +1,15 @@
 //! Fits Ad Elta Stelpur's n-tuple network (`stelpur::ntuple`) to self-play
 //! results, on top of the fixed linear evaluation.
 //!
+//! The targets are TD(λ) returns (`--lambda`, 0.7 in the script): each
+//! position learns a mix of the next position's value and its target, the
+//! game's result at the end. The results alone (λ = 1) carry the noise of
+//! every later roll: fitted to them, the network barely generalised (on
+//! 40,000 games the held-out loss fell by 0.0004, against 0.0016 with
+//! λ = 0.7, and rose at a ten times higher rate). The targets are recomputed with the current weights
+//! before each epoch. `--linear FILE` also refits the linear weights and
+//! writes them there (it gained 0.0002 of held-out loss; not used).
+//!
 //! Reads the position files `tune_stelpur --positions` writes (`game result
 //! position` lines), and fits the network's weights so that the linear
 //! model's logit plus the network's predicts the mover's result: logistic
@@ -13,7 +22,7 @@
 //!
 //! ```sh
 //! cargo run --release -p tabula-games --example fit_stelpur_ntuple -- \
-//!     --epochs 12 --init crates/stelpur/data/ntuple-weights.txt positions.txt
+//!     --epochs 6 --lambda 0.7 --init zero.txt positions-*.txt
 //! ```
 
 use rand::rngs::SmallRng;

@@ -12,6 +12,10 @@
 //! cargo run --release -p tabula-games --example tune_stelpur -- --games 4000 --nodes 400 --seed 1
 //! ```
 //!
+//! With `--positions FILE` it writes the games' positions (`game result
+//! position` lines) instead of fitting, for the n-tuple network's trainer
+//! (`fit_stelpur_ntuple`, run by `scripts/train-stelpur-ntuple.sh`).
+//!
 //! `scripts/tune-stelpur.sh` runs a few rounds of it, rebuilding with each
 //! round's weights so that the games follow the evaluation being tuned.
 
