@@ -12,6 +12,10 @@
 //! cargo run --release -p tabula-games --example tune_stelpur -- --games 4000 --nodes 400 --seed 1
 //! ```
 //!
+//! With `--positions FILE` it writes the games' positions (`game result
+//! position` lines) instead of fitting, for the n-tuple network's trainer
+//! (`fit_stelpur_ntuple`, run by `scripts/train-stelpur-ntuple.sh`).
+//!
 //! `scripts/tune-stelpur.sh` runs a few rounds of it, rebuilding with each
 //! round's weights so that the games follow the evaluation being tuned.
 
@@ -19,7 +23,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use stelpur::eval::{format_weights, material_feature, parse_weights, FEATURES, PAWNS};
 use stelpur::{Options, Stelpur};
-use tabula_ai::tune::{fit_logistic, log_loss, Sample};
+use tabula_ai::tune::{fit_logistic, log_loss};
 use tabula_ai::{Agent, Budget, Limits, SearchAgent, SearchConfig};
 use tabula_core::playout::sample_chance;
 use tabula_core::{Game, Outcome, Player, Turn};
@@ -35,6 +39,9 @@ struct Args {
     nodes: u64,
     seed: u64,
     threads: usize,
+    /// Write the games' positions here instead of fitting (for the n-tuple
+    /// network's trainer, `fit_stelpur_ntuple`).
+    positions: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -43,6 +50,7 @@ fn parse_args() -> Result<Args, String> {
         nodes: 400,
         seed: 1,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        positions: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -53,6 +61,7 @@ fn parse_args() -> Result<Args, String> {
             "--nodes" => a.nodes = value.parse().map_err(bad)?,
             "--seed" => a.seed = value.parse().map_err(bad)?,
             "--threads" => a.threads = value.parse::<usize>().map_err(bad)?.max(1),
+            "--positions" => a.positions = Some(value),
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -70,16 +79,16 @@ fn player() -> SearchConfig {
     }
 }
 
-/// Plays one game; returns its positions.
-fn play(agent: &mut SearchAgent<Stelpur>, nodes: u64, rng: &mut SmallRng) -> Vec<Sample> {
+/// Plays one game; returns its positions with the mover's result.
+fn play(agent: &mut SearchAgent<Stelpur>, nodes: u64, rng: &mut SmallRng) -> Vec<(Stelpur, f32)> {
     let mut g = Stelpur::start(&Options::default());
-    let mut seen: Vec<(Vec<f32>, Player)> = Vec::new();
+    let mut seen: Vec<(Stelpur, Player)> = Vec::new();
     let mut buf = Vec::new();
     let limits = Limits::iterations(nodes);
     loop {
         let turn = g.turn();
         if turn != Turn::Over {
-            seen.push((g.features().to_vec(), g.to_move()));
+            seen.push((g.clone(), g.to_move()));
         }
         match turn {
             Turn::Over => break,
@@ -107,8 +116,20 @@ fn play(agent: &mut SearchAgent<Stelpur>, nodes: u64, rng: &mut SmallRng) -> Vec
     }
     let outcome = g.outcome().unwrap_or(Outcome::Draw(Default::default()));
     seen.into_iter()
-        .map(|(f, p)| (f, outcome.score(p) as f32))
+        .map(|(g, p)| (g, outcome.score(p) as f32))
         .collect()
+}
+
+/// Writes `game result position` lines, the result the mover's.
+fn write_positions(path: &str, games: &[(usize, Vec<(Stelpur, f32)>)]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for (i, game) in games {
+        for (g, y) in game {
+            writeln!(out, "{i} {y} {}", g.position())?;
+        }
+    }
+    out.flush()
 }
 
 /// Makes the material table monotone (a pawn more of one's own, or one
@@ -145,7 +166,7 @@ fn main() {
     // Games are dealt to threads by index, each game with its own seed:
     // the same arguments give the same data on any number of threads.
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let games: Vec<(usize, Vec<Sample>)> = std::thread::scope(|s| {
+    let games: Vec<(usize, Vec<(Stelpur, f32)>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..args.threads)
             .map(|_| {
                 s.spawn(|| {
@@ -171,8 +192,16 @@ fn main() {
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     });
+    if let Some(path) = &args.positions {
+        if let Err(e) = write_positions(path, &games) {
+            eprintln!("tune_stelpur: {path}: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, samples) in games {
+    for (i, game) in games {
+        let samples = game.into_iter().map(|(g, y)| (g.features().to_vec(), y));
         if i % 10 == 9 {
             test.extend(samples);
         } else {

@@ -8,10 +8,17 @@
 //! self-play games (`scripts/tune-stelpur.sh`, Texel-style) and kept as data
 //! in `data/eval-weights.txt`. The value handed to the search is the logit
 //! times [`PAWNS_PER_LOGIT`], the scale on which the agents read pawns.
+//!
+//! Under the seed rules an n-tuple network ([`crate::ntuple`], weights in
+//! `data/ntuple-weights.txt`) adds to that logit what the linear features
+//! miss: how the pawns stand together along the track. It was fitted on
+//! top of these linear weights, under the seed rules only, so the other
+//! rule sets (other dice, protection, bumps) keep the linear model alone.
 
 use crate::board::{cells, single, Cell};
 use crate::movegen::{self, protected};
-use crate::options::Options;
+use crate::ntuple;
+use crate::options::{Options, Preset};
 use crate::state::{Action, Stelpur};
 use std::sync::LazyLock;
 use tabula_core::{Evaluate, Player};
@@ -83,6 +90,26 @@ static WEIGHTS: LazyLock<[f32; FEATURES]> = LazyLock::new(|| {
     // in a build whose tests pass.
     parse_weights(WEIGHTS_FILE).unwrap_or_else(|e| panic!("data/eval-weights.txt: {e}"))
 });
+
+/// The n-tuple network's weights, as `scripts/train-stelpur-ntuple.sh`
+/// writes them.
+const NTUPLE_FILE: &str = include_str!("../data/ntuple-weights.txt");
+
+static NTUPLE: LazyLock<Vec<f32>> = LazyLock::new(|| {
+    // As for the linear weights, a test parses the file.
+    ntuple::parse_weights(NTUPLE_FILE).unwrap_or_else(|e| panic!("data/ntuple-weights.txt: {e}"))
+});
+
+/// Whether the rules of play are the seed's (the network's training
+/// rules): only who starts and the draw limit may differ.
+fn seed_rules(o: &Options) -> bool {
+    let seed = Options::preset(Preset::Seed);
+    Options {
+        first_player: seed.first_player,
+        no_capture_roll_limit: seed.no_capture_roll_limit,
+        ..*o
+    } == seed
+}
 
 /// The name of feature `i` in the weights file.
 pub fn feature_name(i: usize) -> String {
@@ -224,6 +251,24 @@ impl Stelpur {
         f
     }
 
+    /// The logit of the mover's win probability under the linear model
+    /// alone, with the built-in weights.
+    pub fn linear_logit(&self) -> f32 {
+        self.win_logit(&WEIGHTS)
+    }
+
+    /// The evaluation's logit of the mover's win probability: the linear
+    /// model plus, under the seed rules, the n-tuple network.
+    pub fn eval_logit(&self) -> f32 {
+        let linear = self.linear_logit();
+        if seed_rules(&self.opts) {
+            let m = self.mover();
+            linear + ntuple::logit(self.pawns[m], self.pawns[1 - m], &NTUPLE)
+        } else {
+            linear
+        }
+    }
+
     /// The logit of the mover's win probability under `weights`.
     pub fn win_logit(&self, weights: &[f32; FEATURES]) -> f32 {
         self.features()
@@ -236,7 +281,7 @@ impl Stelpur {
 
 impl Evaluate for Stelpur {
     fn evaluate(&self, p: Player) -> f32 {
-        let for_mover = PAWNS_PER_LOGIT * self.win_logit(&WEIGHTS);
+        let for_mover = PAWNS_PER_LOGIT * self.eval_logit();
         if p.0 == self.to_move {
             for_mover
         } else {
@@ -296,6 +341,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_network_file_parses() {
+        let w = ntuple::parse_weights(NTUPLE_FILE).expect("n-tuple weights");
+        assert_eq!(w.len(), ntuple::WEIGHTS);
+    }
+
+    /// The same position seen by the other player (colours swapped, the
+    /// board turned by a quarter or a half) gets the same value for the
+    /// mover, before a roll and during one.
+    #[test]
+    fn the_evaluation_is_the_same_from_either_side() {
+        use crate::board::forward;
+        use crate::Roll;
+        let mut g = Stelpur::start(&Options::default());
+        g.pawns = [0b1000_0000_0101_0000_0010_0011, 0b0001_0100_0010_0000_1100];
+        for roll in [None, Roll::new(6, 1)] {
+            let mut g = g.clone();
+            if let Some(r) = roll {
+                g.apply(Action::Roll(r));
+            }
+            for turn in [6, 12] {
+                let mut h = g.clone();
+                h.pawns = [forward(g.pawns[1], turn), forward(g.pawns[0], turn)];
+                h.to_move ^= 1;
+                let (a, b) = (g.evaluate(g.to_move()), h.evaluate(h.to_move()));
+                assert!((a - b).abs() < 1e-4, "{a} against {b}");
+                assert!((g.eval_logit() - h.eval_logit()).abs() < 1e-5);
+            }
+        }
+    }
+
+    /// Other rule sets keep the linear model: the network was fitted under
+    /// the seed rules.
+    #[test]
+    fn the_network_applies_under_the_seed_rules_only() {
+        let seed = Options::default();
+        assert!(seed_rules(&seed));
+        let other_start = Options {
+            first_player: Player(1),
+            ..seed
+        };
+        assert!(seed_rules(&other_start));
+        let ludii = Options::preset(Preset::Ludii);
+        assert!(!seed_rules(&ludii));
+        let g = Stelpur::start(&ludii);
+        assert_eq!(g.eval_logit(), g.linear_logit());
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod dice;
 pub mod eval;
 mod movegen;
 mod notation;
+pub mod ntuple;
 mod options;
 mod position;
 mod render;
