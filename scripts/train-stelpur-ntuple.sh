@@ -33,18 +33,14 @@ LAMBDA=${LAMBDA:-0.7}
 KEEP=${KEEP:-$(mktemp -d)}
 mkdir -p "$KEEP"
 weights=crates/stelpur/data/ntuple-weights.txt
-zero="$KEEP/zero.txt"
-{
-  echo "ntuple 8 6"
-  for _ in 1 2 3 4 5 6; do printf '0 %.0s' $(seq 6561); echo; done
-} >"$zero"
 for ((r = 0; r < ROUNDS; r++)); do
   echo "== round $((r + 1)) of $ROUNDS" >&2
   cargo build --release --quiet -p tabula-games --example tune_stelpur --example fit_stelpur_ntuple
   target/release/examples/tune_stelpur --games "$GAMES" --nodes "$NODES" --seed $((SEED + r)) \
     --positions "$KEEP/positions-$((SEED + r)).txt"
+  # No --init: every round fits from zero weights.
   target/release/examples/fit_stelpur_ntuple --epochs "$EPOCHS" --lambda "$LAMBDA" \
-    --init "$zero" "$KEEP"/positions-*.txt >"$weights.new"
+    "$KEEP"/positions-*.txt >"$weights.new"
   mv "$weights.new" "$weights"
 done
 echo "weights in $weights (positions in $KEEP); rebuild, then measure with tabula arena stelpur" >&2

@@ -22,7 +22,7 @@
 //!
 //! ```sh
 //! cargo run --release -p tabula-games --example fit_stelpur_ntuple -- \
-//!     --epochs 6 --lambda 0.7 --init zero.txt positions-*.txt
+//!     --epochs 6 --lambda 0.7 positions-*.txt
 //! ```
 
 use rand::rngs::SmallRng;

@@ -2,7 +2,8 @@
 //! worth a player's own score minus the mean score of the others still in.
 
 use crate::geometry::{
-    opposing_zones, Cells, Seat, ALL_BOARD, DISTANCES, EXITS, NEAR_ZONES, NEIGHBOURS, ZONES,
+    opposing_seats, opposing_zones, Cells, Seat, ALL_BOARD, DISTANCES, EXITS, NEAR_ZONES,
+    NEIGHBOURS, ZONES,
 };
 use crate::moves::Move;
 use crate::options::{Mode, WinZone};
@@ -43,17 +44,12 @@ fn target_steps(z: Seat, cell: usize) -> i32 {
     i32::from(DISTANCES[z][cell]) - i32::from(EXITS[z][cell])
 }
 
-/// The two opposing zones of `seat`.
-fn opposing(seat: Seat) -> [Seat; 2] {
-    [(seat + 1) % 3, (seat + 2) % 3]
-}
-
 impl Gildervaik {
     /// Conquest: distance of the pawns to their best opposing zone, and the
     /// evacuation threat growing with the turn count.
     fn conquest_score(&self, seat: Seat) -> f32 {
         let own = self.pawns[seat];
-        let [z1, z2] = opposing(seat);
+        let [z1, z2] = opposing_seats(seat);
         let steps = match self.opts.win_zone {
             WinZone::Same => self.zone_cost(seat, z1).min(self.zone_cost(seat, z2)),
             WinZone::Either => Cells(own)

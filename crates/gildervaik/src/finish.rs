@@ -21,7 +21,7 @@
 //! already searched in vain with as many moves left. A node budget keeps
 //! it to milliseconds; past it, no answer.
 
-use crate::geometry::{Seat, DISTANCES, EXITS, ZONES};
+use crate::geometry::{opposing_seats, Seat, DISTANCES, EXITS, ZONES};
 use crate::moves::Move;
 use crate::options::{Mode, WinZone};
 use crate::state::{Gildervaik, PAWNS};
@@ -51,7 +51,7 @@ struct Goal {
 impl Goal {
     /// The goals of `seat`: each opposing zone, or both as one.
     fn of(seat: Seat, win_zone: WinZone) -> Vec<Goal> {
-        let [a, b] = [(seat + 1) % 3, (seat + 2) % 3];
+        let [a, b] = opposing_seats(seat);
         match win_zone {
             WinZone::Same => vec![
                 Goal {
@@ -214,10 +214,11 @@ impl Gildervaik {
         }
         let (first, len) = self.shortest_finish(seat, MAX_MOVES, MAX_OUTSIDE)?;
         // A rival moving after us wins first with fewer moves than ours.
-        let rival_first = self
-            .remaining()
-            .filter(|&r| r != seat)
-            .any(|r| len > 1 && self.shortest_finish(r, len - 1, len - 1).is_some());
+        let rival_first = len > 1
+            && self
+                .remaining()
+                .filter(|&r| r != seat)
+                .any(|r| self.shortest_finish(r, len - 1, len - 1).is_some());
         (!rival_first).then_some(first)
     }
 }

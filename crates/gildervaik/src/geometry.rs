@@ -361,6 +361,11 @@ pub fn zone_of(x: Cell) -> Option<Seat> {
     (z < 3).then_some(z)
 }
 
+/// The two other seats, whose zones `seat` may conquer, in turn order.
+pub const fn opposing_seats(seat: Seat) -> [Seat; 2] {
+    [(seat + 1) % 3, (seat + 2) % 3]
+}
+
 /// The cells of both zones that are "opposing" for `seat`.
 pub const fn opposing_zones(seat: Seat) -> u128 {
     ALL_ZONES & !build_zones()[seat]
