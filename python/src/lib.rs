@@ -54,14 +54,19 @@ fn perft(py: Python<'_>, game_or_state: &Bound<'_, PyAny>, depth: u32) -> PyResu
     Ok(py.detach(|| engine.any().perft(depth)))
 }
 
+/// Most actions `hint` values exactly.
+const MAX_MULTIPV: usize = 256;
+
 /// The AI's advice for the player to move: a dict with `action` (its id),
 /// `text`, `value` (expected score of the mover, 0 to 1), `ranked` (a list
-/// of `(id, text, value)`, best first), `pv` (the expected line, as text),
-/// `nodes` and `agent`. `level` is 1 to 8 (8 thinks about 2 s); `agent`
-/// names an agent instead (`mcts`, `alphabeta`, ...); `time` in seconds
-/// overrides the level's own.
+/// of `(id, text, value)`, best first), `exact` (how many of `ranked`
+/// have exact values: after them alpha-beta's values are upper bounds),
+/// `pv` (the expected line, as text), `nodes` and `agent`. `level` is 1
+/// to 8 (8 thinks about 2 s); `agent` names an agent instead (`mcts`,
+/// `alphabeta`, ...); `time` in seconds overrides the level's own;
+/// `multipv` is how many actions alpha-beta and expectimax value exactly.
 #[pyfunction]
-#[pyo3(signature = (state, level=8, time=None, seed=1, agent=None))]
+#[pyo3(signature = (state, level=8, time=None, seed=1, agent=None, multipv=3))]
 fn hint<'py>(
     py: Python<'py>,
     state: PyRef<'py, PyState>,
@@ -69,6 +74,7 @@ fn hint<'py>(
     time: Option<f64>,
     seed: u64,
     agent: Option<&str>,
+    multipv: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     // A copy, so that the state stays usable by other threads meanwhile.
     let engine = state.engine().clone_box();
@@ -88,9 +94,15 @@ fn hint<'py>(
         Some(s) if s > 0.0 && s <= 3600.0 => Some(Duration::from_secs_f64(s)),
         Some(s) => return Err(value_error(format!("time must be 0 to 3600 s, got {s}"))),
     };
+    if !(1..=MAX_MULTIPV).contains(&multipv) {
+        return Err(value_error(format!(
+            "multipv must be 1 to {MAX_MULTIPV}, got {multipv}"
+        )));
+    }
     let mut player = tabula_games::make_agent(game, kind, seed).map_err(value_error)?;
     let limits = Limits {
         time,
+        multipv: Some(multipv),
         ..Limits::default()
     };
     let choice = py
@@ -107,6 +119,7 @@ fn hint<'py>(
     out.set_item("text", &choice.action)?;
     out.set_item("value", choice.value)?;
     out.set_item("ranked", ranked)?;
+    out.set_item("exact", choice.exact)?;
     out.set_item("pv", &choice.pv)?;
     out.set_item("nodes", choice.nodes)?;
     out.set_item("agent", player.name())?;

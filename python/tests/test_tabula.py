@@ -282,7 +282,12 @@ def test_hint_gives_a_legal_action_and_values():
     assert advice["action"] == ids[0] and set(ids) <= set(state.legal_actions())
     advice = tabula.hint(state, agent="greedy", seed=2)
     assert advice["action"] in state.legal_actions()
-    for bad in [dict(level=0), dict(level=9), dict(agent="nobody"), dict(time=-1.0)]:
+    # Alpha-beta values the best two exactly, then only bounds them.
+    advice = tabula.hint(state, agent="alphabeta", time=0.2, multipv=2)
+    assert 2 <= advice["exact"] < len(advice["ranked"])
+    values = [v for _, _, v in advice["ranked"][: advice["exact"]]]
+    assert values == sorted(values, reverse=True)
+    for bad in [dict(level=0), dict(level=9), dict(agent="nobody"), dict(time=-1.0), dict(multipv=0)]:
         with pytest.raises(ValueError):
             tabula.hint(state, **bad)
 

@@ -19,6 +19,10 @@ pub struct Decision<G: Game> {
     pub depth: Option<u32>,
     /// Root actions, best first, with their values.
     pub ranked: Vec<(G::Action, f32)>,
+    /// Leading entries of `ranked` whose values are the search's own;
+    /// after them alpha-beta's values are upper bounds (the action is no
+    /// better than that, but may be worse), see `Limits::multipv`.
+    pub exact: usize,
 }
 
 impl<G: Game> Decision<G> {
@@ -31,6 +35,7 @@ impl<G: Game> Decision<G> {
             nodes,
             depth: None,
             ranked: vec![(action, value)],
+            exact: 1,
         }
     }
 
@@ -43,8 +48,14 @@ impl<G: Game> Decision<G> {
             return self;
         };
         let value = match self.ranked.iter().position(|&(a, _)| a == action) {
-            Some(i) => self.ranked.remove(i).1,
-            None => self.value,
+            Some(i) => {
+                self.exact = if i < self.exact { self.exact } else { 0 };
+                self.ranked.remove(i).1
+            }
+            None => {
+                self.exact = 0;
+                self.value
+            }
         };
         self.ranked.insert(0, (action, value));
         self.action = action;
@@ -76,6 +87,7 @@ impl<G: Game> Decision<G> {
                 .iter()
                 .map(|&(a, v)| (root.action_text(a), v))
                 .collect(),
+            exact: self.exact.min(self.ranked.len()),
         }
     }
 }

@@ -28,6 +28,11 @@ pub struct Limits {
     /// (rounded down to a power of two of entries); `None` is the
     /// built-in 8 MB. A new size starts a new table.
     pub hash_mb: Option<usize>,
+    /// Root actions whose values alpha-beta and expectimax make exact
+    /// (multi-PV); `None` is 1. Their others' values are only bounds,
+    /// so they are left out of the ranking. Hints ask for a few; each
+    /// one more costs a full-window search at the root.
+    pub multipv: Option<usize>,
 }
 
 impl Limits {
@@ -72,6 +77,7 @@ pub struct Budget {
     stop: Option<Arc<AtomicBool>>,
     threads: usize,
     hash_mb: Option<usize>,
+    multipv: usize,
 }
 
 impl Budget {
@@ -92,6 +98,7 @@ impl Budget {
             stop: None,
             threads: limits.threads.or(defaults.threads).unwrap_or(1).max(1),
             hash_mb: limits.hash_mb.or(defaults.hash_mb),
+            multipv: limits.multipv.or(defaults.multipv).unwrap_or(1).max(1),
         }
     }
 
@@ -115,6 +122,11 @@ impl Budget {
     /// The transposition table size asked for, in MB.
     pub fn hash_mb(&self) -> Option<usize> {
         self.hash_mb
+    }
+
+    /// Root actions to value exactly (at least 1).
+    pub fn multipv(&self) -> usize {
+        self.multipv
     }
 
     /// No limit at all: for searches bounded otherwise (fixed depth).

@@ -75,6 +75,7 @@ impl<G: Evaluate> Agent<G> for GreedyAgent {
             pv: vec![action],
             nodes: actions.len() as u64,
             depth: Some(1),
+            exact: scored.len(),
             ranked: scored.into_iter().map(|(a, _, v)| (a, v)).collect(),
         })
     }

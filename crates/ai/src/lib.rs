@@ -47,6 +47,10 @@ pub struct Choice {
     pub depth: Option<u32>,
     /// Best actions first, with their values (same scale as `value`).
     pub ranked: Vec<(String, f32)>,
+    /// Leading entries of `ranked` whose values are the agent's estimates;
+    /// after them (alpha-beta and expectimax beyond `Limits::multipv`)
+    /// values are upper bounds: the action is no better, maybe worse.
+    pub exact: usize,
 }
 
 /// Any agent for any game, speaking text: what the CLI and the server use.

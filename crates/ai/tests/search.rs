@@ -108,6 +108,78 @@ fn check_against_brute_force<G: Evaluate>(
     );
 }
 
+/// With `multipv` k at a fixed depth, the first k ranked actions carry
+/// their exact brute-force values and are the k best; the values after
+/// the exact ones are upper bounds for the mover.
+fn check_multipv<G: Evaluate>(g: &G, depth: i32, chance: bool, k: usize) {
+    let Turn::Player(me) = g.turn() else {
+        panic!("not a player node")
+    };
+    let cfg = fixed_depth(depth, chance, 12, false);
+    let mut agent = SearchAgent::<G>::new("ab", cfg, Limits::default());
+    let limits = Limits {
+        multipv: Some(k),
+        ..Limits::default()
+    };
+    let d = agent
+        .decide(g, &Budget::new(&limits, &Limits::default()))
+        .unwrap();
+    // A search that sees a forced win stops deepening.
+    let depth = d.depth.unwrap() as i32;
+    let truth = |a| {
+        let mut child = g.clone();
+        child.apply(a);
+        expected(brute_force(&child, depth - 1, 1, false), me)
+    };
+    let mut best: Vec<f32> = g.actions_here().into_iter().map(truth).collect();
+    best.sort_by(|a, b| b.total_cmp(a));
+    let k = k.min(best.len());
+    assert!(d.exact >= k, "{} exact of {k} in {}", d.exact, g.position());
+    assert_eq!(d.ranked.len(), best.len());
+    for (i, &(a, v)) in d.ranked.iter().enumerate() {
+        if i < d.exact {
+            assert_eq!(
+                v,
+                truth(a),
+                "action {i} at depth {depth} in {}",
+                g.position()
+            );
+        } else {
+            assert!(
+                v >= truth(a),
+                "bound {i} at depth {depth} in {}",
+                g.position()
+            );
+        }
+    }
+    let shown: Vec<f32> = d.ranked[..k].iter().map(|r| r.1).collect();
+    assert_eq!(
+        shown,
+        best[..k],
+        "the {k} best at depth {depth} in {}",
+        g.position()
+    );
+}
+
+#[test]
+fn multipv_values_the_best_actions_exactly_and_bounds_the_rest() {
+    for g in random_positions(&Ttt::start(), 30, 5, 3) {
+        for depth in 1..=4 {
+            for k in [1, 2, 3, 9] {
+                check_multipv(&g, depth, false, k);
+            }
+        }
+    }
+    let start = DiceRace::new_game(&()).unwrap();
+    for g in random_positions(&start, 20, 8, 4) {
+        for depth in 1..=3 {
+            for k in [1, 2, 4] {
+                check_multipv(&g, depth, true, k);
+            }
+        }
+    }
+}
+
 /// Random positions a few actions into the game (chance sampled).
 fn random_positions<G: Game>(start: &G, count: usize, max_plies: usize, seed: u64) -> Vec<G> {
     let mut rng = SmallRng::seed_from_u64(seed);

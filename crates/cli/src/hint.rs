@@ -13,6 +13,8 @@ const SHOWN: usize = 10;
 pub const MAX_THREADS: i64 = 256;
 /// Largest transposition table a command accepts, in MB.
 pub const MAX_HASH_MB: i64 = 65_536;
+/// Most actions `--multipv` values exactly.
+const MAX_MULTIPV: i64 = 256;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,6 +39,10 @@ pub struct Args {
     /// Transposition table size in MB (alpha-beta and expectimax; default 8).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MB))]
     hash: Option<u32>,
+    /// Actions whose values alpha-beta and expectimax make exact; the
+    /// others only show a bound (`<=`): they are no better, maybe worse.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=MAX_MULTIPV))]
+    multipv: u32,
     /// Seed of the agent's randomness.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -69,6 +75,7 @@ pub fn run(args: Args) -> CmdResult {
         time: parse_time(args.time)?,
         threads: Some(args.threads as usize),
         hash_mb: args.hash.map(|mb| mb as usize),
+        multipv: Some(args.multipv as usize),
         ..Limits::default()
     };
     let started = std::time::Instant::now();
@@ -80,7 +87,8 @@ pub fn run(args: Args) -> CmdResult {
         let ranked: Vec<_> = choice
             .ranked
             .iter()
-            .map(|(a, v)| json!({"action": a, "value": v}))
+            .enumerate()
+            .map(|(i, (a, v))| json!({"action": a, "value": v, "exact": i < choice.exact}))
             .collect();
         print_json(&json!({
             "game": game.spec(),
@@ -104,8 +112,9 @@ pub fn run(args: Args) -> CmdResult {
         mover_name(game.as_ref())
     );
     println!("line: {}", choice.pv.join(" "));
-    for (a, v) in choice.ranked.iter().take(SHOWN) {
-        println!("  {a:<24} {v:.3}");
+    for (i, (a, v)) in choice.ranked.iter().enumerate().take(SHOWN) {
+        let bound = if i < choice.exact { "  " } else { "<=" };
+        println!("  {a:<24} {bound}{v:.3}");
     }
     if choice.ranked.len() > SHOWN {
         println!("  ... {} more", choice.ranked.len() - SHOWN);

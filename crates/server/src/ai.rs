@@ -12,12 +12,16 @@ use tabula_core::{AnyGame, Error};
 /// (lower levels do, in dice games at every level but the top), given
 /// less time than a level 8 move.
 const HINT_TIME: Duration = Duration::from_millis(400);
+/// Moves a hint values exactly: the play page names the best and two
+/// others, which must be the next best, not moves cut off by the search.
+const HINT_LINES: usize = 3;
 
 /// An agent's answer: its move and its ranking of the moves it considered.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pick {
     pub action: String,
-    /// Moves with their expected score for the mover, best first.
+    /// Moves with their expected score for the mover, best first: only
+    /// those the agent valued (alpha-beta's cut-off moves have bounds).
     pub ranked: Vec<(String, f32)>,
 }
 
@@ -30,7 +34,11 @@ pub fn choose(game: &dyn AnyGame, level: AiLevel, seed: u64) -> Result<Pick, Err
 
 /// The best moves for the player to move, for a hint.
 pub fn hint(game: &dyn AnyGame, seed: u64) -> Result<Pick, Error> {
-    choose_within(game, AiLevel::STRONGEST, seed, &Limits::time(HINT_TIME))
+    let limits = Limits {
+        multipv: Some(HINT_LINES),
+        ..Limits::time(HINT_TIME)
+    };
+    choose_within(game, AiLevel::STRONGEST, seed, &limits)
 }
 
 fn choose_within(
@@ -42,10 +50,13 @@ fn choose_within(
     let chosen = tabula_games::make_agent(game, level, seed)
         .and_then(|mut agent| agent.choose(game, limits));
     match chosen {
-        Ok(c) => Ok(Pick {
-            action: c.action,
-            ranked: c.ranked,
-        }),
+        Ok(mut c) => {
+            c.ranked.truncate(c.exact.max(1));
+            Ok(Pick {
+                action: c.action,
+                ranked: c.ranked,
+            })
+        }
         Err(e) => {
             if !e.message.starts_with("no AI player") {
                 tracing::warn!("AI {level} failed ({e}); playing a random move");
@@ -431,5 +442,24 @@ mod pool_tests {
         // Moves are never refused.
         assert!(pool.spawn(Class::Move, "g", || {}).is_ok());
         hold_tx.send(()).expect("release");
+    }
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use super::*;
+
+    /// A hint names its move and the next best with exact values, and
+    /// none of the moves alpha-beta only bounded.
+    #[test]
+    fn a_hint_ranks_only_valued_moves() {
+        let game = tabula_games::registry()
+            .create("dragonchess", None)
+            .expect("game");
+        let pick = hint(game.as_ref(), 1).expect("hint");
+        assert_eq!(pick.ranked[0].0, pick.action);
+        assert!(pick.ranked.len() >= HINT_LINES, "{:?}", pick.ranked);
+        assert!(pick.ranked.len() < game.legal_actions().len() / 2);
+        assert!(pick.ranked.windows(2).all(|w| w[0].1 >= w[1].1));
     }
 }

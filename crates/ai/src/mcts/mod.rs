@@ -541,6 +541,7 @@ impl<G: Evaluate> MctsAgent<G> {
             nodes,
             depth: None,
             ranked: roots.iter().map(|r| (r.action, r.mean())).collect(),
+            exact: roots.len(),
         })
     }
 }
@@ -593,6 +594,7 @@ impl<G: Evaluate> MctsAgent<G> {
             pv: principal_line(tree, best),
             nodes: iterations,
             depth: None,
+            exact: ranked.len(),
             ranked: ranked.into_iter().map(|(a, v, _)| (a, v)).collect(),
         })
     }

@@ -104,6 +104,10 @@ impl SearchConfig {
 pub struct RootResult<A> {
     /// Root actions, best first for the player to move, with player 0 scores.
     pub ranked: Vec<(A, i32)>,
+    /// Leading entries of `ranked` with exact values (at least the
+    /// budget's `multipv`); the values after them are upper bounds for
+    /// the mover.
+    pub exact: usize,
     pub pv: Vec<A>,
     pub nodes: u64,
     /// Deepest iteration searched to the end (0 when stopped in the first).
@@ -196,43 +200,61 @@ impl<G: Evaluate> Searcher<G> {
         ranked.sort_by_key(|&(_, k)| std::cmp::Reverse(k));
         ranked.iter_mut().for_each(|r| r.1 = 0);
         let mut depth_done = 0;
+        // Leading entries of `ranked` whose values are exact (the others
+        // are bounds); the first `multipv` of each iteration always are.
+        let multipv = self.budget.multipv().min(ranked.len());
+        let mut exact = 1;
 
         for depth in first_depth.min(self.cfg.max_depth)..=self.cfg.max_depth {
-            // Root values from the mover's side; fail-low moves keep bounds.
-            let mut alpha = -INF;
+            // Root values from the mover's side. Each action is searched
+            // above the `multipv`-th best value so far (`floor`): those
+            // that beat it are exact, the others fail low with bounds.
+            let mut top: Vec<i32> = Vec::with_capacity(multipv + 1);
             let mut iter_best: Option<(usize, i32)> = None;
             let mut values = vec![-INF; ranked.len()];
+            let mut is_exact = vec![false; ranked.len()];
             for (i, &(a, _)) in ranked.iter().enumerate() {
+                let floor = if top.len() < multipv {
+                    -INF
+                } else {
+                    top[multipv - 1]
+                };
                 let mut child = g.clone();
                 child.apply(a);
                 let below = self.child_depth(depth, false);
                 let (lo, hi) = if sign == 1 {
-                    (alpha, INF)
+                    (floor, INF)
                 } else {
-                    (-INF, -alpha)
+                    (-INF, -floor)
                 };
-                // After the first move, a null window asks only whether a
-                // move beats the best; those that do are searched again.
-                let mut v = if i == 0 {
+                // Once `multipv` actions are valued, a null window asks
+                // only whether an action beats the floor; those that do
+                // are searched again.
+                let v = if floor == -INF {
                     sign * self.node(&child, below, 1, lo, hi)
                 } else {
                     let (nlo, nhi) = if sign == 1 {
-                        (alpha, alpha + 1)
+                        (floor, floor + 1)
                     } else {
-                        (-alpha - 1, -alpha)
+                        (-floor - 1, -floor)
                     };
-                    sign * self.node(&child, below, 1, nlo, nhi)
+                    let v = sign * self.node(&child, below, 1, nlo, nhi);
+                    if v > floor && !self.stopped {
+                        sign * self.node(&child, below, 1, lo, hi)
+                    } else {
+                        v
+                    }
                 };
-                if i > 0 && v > alpha && !self.stopped {
-                    v = sign * self.node(&child, below, 1, lo, hi);
-                }
                 if self.stopped {
                     break;
                 }
                 values[i] = v;
+                is_exact[i] = v > floor;
+                let at = top.partition_point(|&t| t >= v);
+                top.insert(at, v);
+                top.truncate(multipv);
                 if iter_best.map_or(true, |(_, b)| v > b) {
                     iter_best = Some((i, v));
-                    alpha = alpha.max(v);
                 }
             }
             if self.met_chance {
@@ -247,13 +269,24 @@ impl<G: Evaluate> Searcher<G> {
                     let mut m = ranked.remove(i);
                     m.1 = sign * v;
                     ranked.insert(0, m);
+                    exact = if depth_done == 0 {
+                        1
+                    } else {
+                        exact + usize::from(i >= exact)
+                    };
                 }
                 break;
             }
-            for (slot, &v) in ranked.iter_mut().zip(&values) {
-                slot.1 = sign * v;
-            }
-            ranked.sort_by_key(|&(_, s)| std::cmp::Reverse(sign * s));
+            // Best first; on a tie an exact value before a bound, so that
+            // the first `multipv` are exact (every bound is at most the
+            // floor it failed, at most the final `multipv`-th value).
+            let mut order: Vec<usize> = (0..ranked.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse((values[i], is_exact[i])));
+            ranked = order
+                .iter()
+                .map(|&i| (ranked[i].0, sign * values[i]))
+                .collect();
+            exact = order.iter().take_while(|&&i| is_exact[i]).count();
             depth_done = depth;
             let best = sign * ranked[0].1;
             let mate_seen = best.abs() >= DECIDED && WIN - best.abs() <= depth;
@@ -268,6 +301,7 @@ impl<G: Evaluate> Searcher<G> {
         let pv = self.principal_line(g, ranked[0].0);
         Ok(RootResult {
             ranked,
+            exact,
             pv,
             nodes: self.nodes,
             depth: u32::try_from(depth_done).unwrap_or(0),
@@ -706,6 +740,7 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
                 .iter()
                 .map(|&(a, s)| (a, expected(s, me)))
                 .collect(),
+            exact: r.exact,
         };
         Ok(decision.prefer(state.endgame_action()))
     }
@@ -737,6 +772,7 @@ mod tests {
     fn result(action: u8, depth: u32) -> RootResult<u8> {
         RootResult {
             ranked: vec![(action, 0)],
+            exact: 1,
             pv: vec![action],
             nodes: 0,
             depth,

@@ -76,6 +76,7 @@ mod tests {
             nodes: 1500,
             depth: Some(3),
             ranked: vec![],
+            exact: 0,
         };
         assert_eq!(
             answer(&choice, 500),
