@@ -18,10 +18,11 @@
 # weights (crates/stelpur/data/eval-weights.txt, tuned by
 # scripts/tune-stelpur.sh). Rounds rebuild, so that each round's games
 # follow the previous round's network. A round takes about 6 minutes on
-# 2 cores. The weights in the repository come from the 3 rounds of the
-# defaults, except that rounds 1 and 2 were played with the same network
-# (none): `SEED=11 bash scripts/train-stelpur-ntuple.sh 3` reproduces the
-# procedure, not the file byte for byte.
+# 2 cores. The weights in the repository come from 7 rounds of the
+# defaults (seeds 11 to 17, 280,000 games), except that rounds 1 and 2 were
+# played with the same network (none): `SEED=11 bash
+# scripts/train-stelpur-ntuple.sh 7` reproduces the procedure, not the
+# file byte for byte.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
