@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use state::{PyGame, PyState};
 use std::time::Duration;
-use tabula_ai::{AgentKind, AiLevel, Limits};
+use tabula_ai::{AgentKind, AiLevel, Limits, MAX_MULTIPV};
 use tabula_core::Turn;
 
 /// `current_player()` at a chance node (as `pyspiel.PlayerId.CHANCE`).
@@ -53,9 +53,6 @@ fn perft(py: Python<'_>, game_or_state: &Bound<'_, PyAny>, depth: u32) -> PyResu
     };
     Ok(py.detach(|| engine.any().perft(depth)))
 }
-
-/// Most actions `hint` values exactly.
-const MAX_MULTIPV: usize = 256;
 
 /// The AI's advice for the player to move: a dict with `action` (its id),
 /// `text`, `value` (expected score of the mover, 0 to 1), `ranked` (a list

@@ -29,9 +29,10 @@ pub struct Limits {
     /// built-in 8 MB. A new size starts a new table.
     pub hash_mb: Option<usize>,
     /// Root actions whose values alpha-beta and expectimax make exact
-    /// (multi-PV); `None` is 1. Their others' values are only bounds,
-    /// so they are left out of the ranking. Hints ask for a few; each
-    /// one more costs a full-window search at the root.
+    /// (multi-PV, at most [`crate::MAX_MULTIPV`] asked by the front
+    /// ends); `None` is 1. The others' values are only bounds (see
+    /// `Choice::exact`). Hints ask for a few; each one more costs a
+    /// full-window search at the root.
     pub multipv: Option<usize>,
 }
 

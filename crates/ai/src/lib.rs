@@ -62,6 +62,10 @@ pub trait AnyAgent: Send {
     fn choose(&mut self, game: &dyn AnyGame, limits: &Limits) -> Result<Choice, Error>;
 }
 
+/// Most root actions a caller may ask to value exactly (`Limits::multipv`):
+/// the CLI's `--multipv` and Python's `hint(multipv=)` check against it.
+pub const MAX_MULTIPV: usize = 256;
+
 /// Thinking time of the searching agents when the caller sets no limit.
 const DEFAULT_TIME: Duration = Duration::from_secs(1);
 

@@ -13,8 +13,6 @@ const SHOWN: usize = 10;
 pub const MAX_THREADS: i64 = 256;
 /// Largest transposition table a command accepts, in MB.
 pub const MAX_HASH_MB: i64 = 65_536;
-/// Most actions `--multipv` values exactly.
-const MAX_MULTIPV: i64 = 256;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -41,7 +39,7 @@ pub struct Args {
     hash: Option<u32>,
     /// Actions whose values alpha-beta and expectimax make exact; the
     /// others only show a bound (`<=`): they are no better, maybe worse.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=MAX_MULTIPV))]
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=tabula_ai::MAX_MULTIPV as i64))]
     multipv: u32,
     /// Seed of the agent's randomness.
     #[arg(long, default_value_t = 1)]
