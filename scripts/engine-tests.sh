@@ -18,6 +18,9 @@ done
 # The depth-at-fixed-time driver over two of those records, on 1 and 2 threads.
 python3 scripts/search-depth.py --engine "$TABULA_BIN engine" --movetime 20 --threads 1,2 \
   --plies 10,30 "$MATCH_DIR/dragonchess.txt" "$MATCH_DIR/phylde.txt" | tail -n 2
+# ... and at fixed nodes over a record with dice (rolls skipped to a decision).
+python3 scripts/search-depth.py --engine "$TABULA_BIN engine" --nodes 2000 --plies 10,30 \
+  "$MATCH_DIR/stelpur.txt" | tail -n 1 | grep 'positions, mean depth'
 # Clocks for three seats, and a driver that insists on time.
 python3 scripts/engine-match.py 'gildervaik(mode=warrior)' --engine "$TABULA_BIN engine" \
   --level 4,3,2 --clock 4000 --inc 20 --seed 5 > "$MATCH_DIR/warrior.txt"

@@ -2,16 +2,19 @@
 """Depth and nodes a search reaches in a fixed time, over positions of records.
 
 For every record given and every ply listed, sends the game's actions up to
-that ply to a `tabula engine` process (docs/engine-protocol.md), thinks for
-`--movetime` ms with each `--threads` value in turn (a fresh AI player each
+that ply (on to the next player's decision where the dice are to roll) to a
+`tabula engine` process (docs/engine-protocol.md), thinks for `--movetime` ms
+or `--nodes` nodes with each `--threads` value in turn (a fresh AI player each
 time), and prints the completed depth and the nodes; then the means. Used to
-compare search changes and thread counts at equal time (docs/benchmarks.md).
+compare search changes and thread counts at equal time or equal nodes
+(docs/benchmarks.md).
 
 Python 3 standard library only.
 
 Example:
   tabula arena dragonchess --agents alphabeta@0.01,alphabeta@0.01 --games 6 --records r
   scripts/search-depth.py --engine 'target/release/tabula engine' --movetime 300 r/*.txt
+  scripts/search-depth.py --engine 'tabula engine' --nodes 300000 --plies 15,40,65 s/*.txt
 """
 
 import argparse
@@ -28,7 +31,8 @@ def actions(path):
         for line in f:
             if line.startswith("game: "):
                 spec = line[len("game: "):].strip()
-            m = re.match(r"^\d+ (\S+)", line)
+            # A seat's action (`2 e5-e6`) or a chance outcome (`* 6-1`).
+            m = re.match(r"^(?:\d+|\*) (\S+)", line)
             if m:
                 moves.append(m.group(1))
     if spec is None:
@@ -40,7 +44,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("records", nargs="+", help="record files (tabula arena --records)")
     p.add_argument("--engine", default="tabula engine", help="engine command")
-    p.add_argument("--movetime", type=int, default=300, help="ms per search (default 300)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--movetime", type=int, default=300, help="ms per search (default 300)")
+    budget.add_argument("--nodes", type=int, help="nodes per search (the same on every machine)")
     p.add_argument("--threads", default="1", help="thread counts to compare, e.g. 1,2")
     p.add_argument("--plies", default="12,24,36,50,70", help="plies at which to search")
     a = p.parse_args()
@@ -53,8 +59,17 @@ def main():
         eng.stdin.write(line + "\n")
         eng.stdin.flush()
 
+    def ask(query):
+        send(f"query {query}")
+        while True:
+            line = eng.stdout.readline()
+            if not line:
+                sys.exit("search-depth: the engine exited")
+            if line.startswith("response"):
+                return line.split(" ", 1)[1].strip() if " " in line else ""
+
     def go():
-        send(f"go movetime {a.movetime}")
+        send(f"go nodes {a.nodes}" if a.nodes else f"go movetime {a.movetime}")
         info = ""
         while True:
             line = eng.stdout.readline()
@@ -74,6 +89,13 @@ def main():
         spec, moves = actions(path)
         for k in plies:
             if k >= len(moves):
+                continue
+            # Past the dice (and a turn's automatic passes) to a decision.
+            send(f"position {spec} startpos moves " + " ".join(moves[:k]))
+            while k < len(moves) and ask("turn") in ("chance", "over"):
+                k += 1
+                send(f"position {spec} startpos moves " + " ".join(moves[:k]))
+            if ask("turn") in ("chance", "over"):
                 continue
             row = []
             for t in threads:

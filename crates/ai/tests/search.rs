@@ -16,7 +16,7 @@ use tabula_core::{sample_chance, Evaluate, Game, Player, Turn};
 /// Plain expectiminimax to `depth` player actions (or, with `rolls`, to
 /// `depth` chance nodes below the first, leaves only before a roll),
 /// scores of player 0, with chance averaged in the searcher's order
-/// (likeliest first).
+/// (likeliest first) over the distinct positions it leads to.
 fn brute_force<G: Evaluate>(g: &G, depth: i32, ply: usize, rolls: bool) -> i32 {
     match g.turn() {
         Turn::Over => outcome_score(g.outcome().unwrap(), ply),
@@ -37,15 +37,22 @@ fn brute_force<G: Evaluate>(g: &G, depth: i32, ply: usize, rolls: bool) -> i32 {
         Turn::Chance => {
             let mut outs = Vec::new();
             g.chance_outcomes(&mut outs);
-            outs.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let sum: f64 = outs
+            // Outcomes that reach the same position count once, with
+            // their shares summed (as the searcher does, by hash).
+            let mut children: Vec<(G, f64)> = Vec::new();
+            for (a, p) in outs {
+                let mut c = g.clone();
+                c.apply(a);
+                match children.iter_mut().find(|x| x.0.position() == c.position()) {
+                    Some(x) => x.1 += p,
+                    None => children.push((c, p)),
+                }
+            }
+            children.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let below = if rolls { depth - 1 } else { depth };
+            let sum: f64 = children
                 .iter()
-                .map(|&(a, p)| {
-                    let mut c = g.clone();
-                    c.apply(a);
-                    let below = if rolls { depth - 1 } else { depth };
-                    p * f64::from(brute_force(&c, below, ply + 1, rolls))
-                })
+                .map(|(c, p)| p * f64::from(brute_force(c, below, ply + 1, rolls)))
                 .sum();
             sum.round() as i32
         }

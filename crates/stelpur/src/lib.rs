@@ -43,6 +43,9 @@ pub const DESCRIPTION: &str = "Icelandic chase on a 2x12 board: two dice, only 1
 const PAWN_KEYS: [u64; 48] = zobrist::keys(0x5374_656C_7075_7201);
 const STATE_SEED: u64 = 0x5374_656C_7075_7202;
 const COUNTER_SEED: u64 = 0x5374_656C_7075_7203;
+/// The hash's code of every roll that is not a double (the 21 rolls are
+/// 1..=21 by index; 5 bits).
+const NON_DOUBLE: u64 = 22;
 
 /// The chance outcomes with their probabilities, built once.
 const CHANCE: [(Action, f64); 21] = {
@@ -167,7 +170,17 @@ impl Game for Stelpur {
         }
         // Everything else that steers play, packed; the turn only matters
         // for `ludii_first_turn`, so only "turn 1 or not" is hashed.
-        let roll = self.roll.map_or(0, |r| r.index() as u64 + 1);
+        // Of a roll only what steers play: a double's value (its extra roll
+        // and, under some options, its values), and for any other roll
+        // nothing beyond the values left. So 1-2 and 1-4 hash alike, and
+        // a search sees the roll classes of §7 as one position each.
+        let roll = self.roll.map_or(0, |r| {
+            if r.is_double() {
+                r.index() as u64 + 1
+            } else {
+                NON_DOUBLE
+            }
+        });
         let pin = self.pin.map_or(0, |c| u64::from(c.number()));
         let small = u64::from(self.to_move)
             | roll << 1

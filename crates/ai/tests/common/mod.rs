@@ -375,8 +375,9 @@ impl Evaluate for Ttt {
 
 // ---------------------------------------------------------------- dice race
 
-/// Two runners `GOAL` steps from home. A turn: roll 1, 2 or 3 (with
-/// probabilities 1/2, 1/3, 1/6), then either `run` (advance by the roll;
+/// Two runners `GOAL` steps from home. A turn: roll a die whose faces read
+/// 1, 1, 1, 2, 2, 3 (six outcomes, several leading to the same position,
+/// as Ad Elta Stelpur's rolls do), then either `run` (advance by the roll;
 /// reaching home wins) or `push` (the opponent goes back by the roll, at
 /// most to `FAR`). After `MAX_TURNS` turns the game is a draw.
 #[derive(Clone, Debug)]
@@ -388,12 +389,17 @@ pub struct DiceRace {
 }
 
 pub const GOAL: u8 = 5;
+/// The steps each face of the die gives.
+const FACES: [u8; 6] = [1, 1, 1, 2, 2, 3];
 const FAR: u8 = 7;
 const MAX_TURNS: u8 = 12;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RaceAct {
+    /// A roll of `r` steps (tests set one directly).
     Roll(u8),
+    /// The die's face `f` (1 to 6): the chance outcomes.
+    Face(u8),
     Run,
     Push,
 }
@@ -472,11 +478,7 @@ impl Game for DiceRace {
     fn chance_outcomes(&self, out: &mut Vec<(RaceAct, f64)>) {
         out.clear();
         if self.turn() == Turn::Chance {
-            out.extend([
-                (RaceAct::Roll(1), 0.5),
-                (RaceAct::Roll(2), 1.0 / 3.0),
-                (RaceAct::Roll(3), 1.0 / 6.0),
-            ]);
+            out.extend((1..=6).map(|f| (RaceAct::Face(f), 1.0 / 6.0)));
         }
     }
     fn apply(&mut self, a: RaceAct) {
@@ -484,6 +486,10 @@ impl Game for DiceRace {
         match a {
             RaceAct::Roll(r) => {
                 self.roll = r;
+                return;
+            }
+            RaceAct::Face(f) => {
+                self.roll = FACES[usize::from(f - 1)];
                 return;
             }
             RaceAct::Run => self.dist[me] = self.dist[me].saturating_sub(self.roll),
@@ -502,6 +508,7 @@ impl Game for DiceRace {
     fn action_text(&self, a: RaceAct) -> String {
         match a {
             RaceAct::Roll(r) => format!("roll{r}"),
+            RaceAct::Face(f) => format!("face{f}"),
             RaceAct::Run => "run".into(),
             RaceAct::Push => "push".into(),
         }
@@ -511,10 +518,11 @@ impl Game for DiceRace {
             RaceAct::Roll(r) => r as usize,
             RaceAct::Run => 4,
             RaceAct::Push => 5,
+            RaceAct::Face(f) => 5 + f as usize,
         }
     }
     fn action_key_space(&self) -> usize {
-        6
+        12
     }
     fn hash(&self) -> u64 {
         hash_of((self.dist, self.to_move, self.roll, self.turns))

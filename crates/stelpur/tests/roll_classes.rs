@@ -1,0 +1,113 @@
+//! The hash reads what a roll means for play, not its faces: the 21 rolls
+//! lead to the ten roll classes of the spec's §7 (none, one 1, one 6, 6-1
+//! and each double), so that a search meets each class once.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use stelpur::{Options, Stelpur};
+use tabula_core::{Evaluate, Game, Player, Turn};
+
+/// The children of chance node `g` grouped by hash: each group's share and
+/// the rolls in it.
+fn classes(g: &Stelpur) -> Vec<(u64, f64, Vec<String>, Stelpur)> {
+    let mut outs = Vec::new();
+    g.chance_outcomes(&mut outs);
+    let mut groups: Vec<(u64, f64, Vec<String>, Stelpur)> = Vec::new();
+    for (a, p) in outs {
+        let mut child = g.clone();
+        child.apply(a);
+        let h = child.hash();
+        let text = g.action_text(a);
+        match groups.iter_mut().find(|c| c.0 == h) {
+            Some(c) => {
+                c.1 += p;
+                c.2.push(text);
+            }
+            None => groups.push((h, p, vec![text], child)),
+        }
+    }
+    groups
+}
+
+#[test]
+fn the_21_rolls_are_ten_classes_from_the_start() {
+    let g = Stelpur::new_game(&Options::default()).unwrap();
+    let groups = classes(&g);
+    let mut shares: Vec<u32> = groups.iter().map(|c| (c.1 * 36.0).round() as u32).collect();
+    shares.sort_unstable();
+    assert_eq!(shares, [1, 1, 1, 1, 1, 1, 2, 8, 8, 12]);
+    let of = |roll: &str| {
+        groups
+            .iter()
+            .find(|c| c.2.iter().any(|r| r == roll))
+            .unwrap()
+    };
+    assert_eq!(of("4-1").2.len(), 4, "2-1 to 5-1: {:?}", of("4-1").2);
+    assert_eq!(of("6-3").2.len(), 4, "6-2 to 6-5: {:?}", of("6-3").2);
+    assert_eq!(
+        of("4-2").2.len(),
+        6,
+        "no 1, no 6, no double: {:?}",
+        of("4-2").2
+    );
+    assert_eq!(of("6-1").2.len(), 1);
+    assert_eq!(of("3-3").2.len(), 1);
+}
+
+/// Rolls that hash alike play alike: the same legal uses, the same
+/// evaluation, the same position apart from the dice shown, in positions
+/// from random games.
+#[test]
+fn rolls_that_hash_alike_play_alike() {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut buf = Vec::new();
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut g = Stelpur::new_game(&Options::default()).unwrap();
+        while g.turn() != Turn::Over {
+            if g.turn() == Turn::Chance {
+                let groups = classes(&g);
+                assert!(
+                    groups.len() <= 10,
+                    "{} classes in {}",
+                    groups.len(),
+                    g.position()
+                );
+                for (h, _, rolls, first) in &groups {
+                    let mut outs = Vec::new();
+                    g.chance_outcomes(&mut outs);
+                    for (a, _) in outs
+                        .iter()
+                        .filter(|(a, _)| rolls.contains(&g.action_text(*a)))
+                    {
+                        let mut c = g.clone();
+                        c.apply(*a);
+                        assert_eq!(c.hash(), *h);
+                        let texts = |s: &Stelpur| -> Vec<String> {
+                            s.actions_here()
+                                .into_iter()
+                                .map(|a| s.action_text(a))
+                                .collect()
+                        };
+                        assert_eq!(
+                            texts(&c),
+                            texts(first),
+                            "{} / {}",
+                            c.position(),
+                            first.position()
+                        );
+                        assert_eq!(c.evaluate(Player(0)), first.evaluate(Player(0)));
+                        assert_eq!(c.turn(), first.turn());
+                        checked += 1;
+                    }
+                }
+                let a = g.pick_chance_at(rng.gen(), &mut buf).unwrap();
+                g.apply(a);
+            } else {
+                let acts = g.actions_here();
+                g.apply(acts[rng.gen_range(0..acts.len())]);
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked} rolls checked");
+}
