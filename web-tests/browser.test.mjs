@@ -1172,3 +1172,35 @@ test('the first move of a game is announced to screen readers, as every later on
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a hint names a legal move, marks it on the board and says how the game stands, in English and French', { skip: !has('dragonchess') }, async () => {
+  const en = JSON.parse(fs.readFileSync(new URL('../web/locales/en.json', import.meta.url), 'utf8'));
+  for (const [open, words] of [[() => newPage('desktop'), en.hint], [() => frenchPage('phone'), fr.hint]]) {
+    const { context, page, errors } = await open();
+    await startVsAi(page, 'dragonchess');
+    assert.equal(await myTurn(page), 'mine');
+    const id = new URL(page.url().replace('#/', '')).pathname.split('/').pop();
+    const legal = (await (await fetch(`${BASE}/api/games/${id}`)).json()).state.legal;
+    await page.click('button[data-act="hint"]');
+    const lead = words.says.split('{{')[0];
+    const text = await (await page.waitForFunction((lead) => {
+      const box = document.querySelector('#toast.show');
+      return box?.textContent.startsWith(lead) && box.textContent;
+    }, lead, { timeout: 30000 })).jsonValue();
+    // "Hint: X. <verdict>[ Also worth a look: Y, Z.]", each move legal and named once.
+    const fill = (s) => s.replace(/[.*+?^$()[\]\\|]/g, '\\$&').replace(/\\?\{\\?\{\w+\\?\}\\?\}/g, '(.+?)');
+    const verdicts = Object.values(words.verdict);
+    const m = text.match(new RegExp(`^${fill(words.says)}(?: ${fill(words.others)})?$`));
+    assert.ok(m, `the toast reads as a hint: ${text}`);
+    const [, best, verdict, others] = m;
+    assert.ok(verdicts.includes(verdict), `a verdict of the locale: ${verdict}`);
+    assert.ok(legal.includes(best), `the hint ${best} is legal`);
+    const also = others ? others.split(', ') : [];
+    assert.ok(also.length <= 2 && also.every((a) => legal.includes(a) && a !== best), `others: ${others}`);
+    assert.equal(new Set(also).size, also.length);
+    // The board marks the hinted move until it is played.
+    assert.ok(await page.locator('svg.board .hint').count() >= 1, 'the hinted move is marked');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
