@@ -45,17 +45,26 @@ fn cases(text: &str) -> Vec<Case> {
         .collect()
 }
 
-/// Play `case` with `agent` on every seat; the number of turns the side
-/// to move needed to win, or why it did not.
-fn convert(spec: &str, case: &Case, agent: &str, limits: &Limits) -> Result<u32, String> {
+/// An agent by name with its budget.
+type Seat<'a> = (&'a str, &'a Limits);
+
+/// Play `case` with `leader` on the side to move and `rival` on every
+/// other seat; the number of turns the leader needed to win, or why it
+/// did not.
+fn convert(spec: &str, case: &Case, leader: Seat, rival: Seat) -> Result<u32, String> {
     let mut g: Box<dyn AnyGame> = tabula_games::registry()
         .create(spec, Some(&case.position))
         .unwrap_or_else(|e| panic!("{spec} {}: {e}", case.position));
     let Turn::Player(me) = g.turn() else {
         panic!("no player to move in {}", case.position)
     };
-    let mut agents: Vec<_> = (0..g.num_players())
-        .map(|i| tabula_games::agent(g.as_ref(), agent, 1 + i as u64).expect("agent"))
+    let seats: Vec<Seat> = (0..g.num_players())
+        .map(|i| if i == me.index() { leader } else { rival })
+        .collect();
+    let mut agents: Vec<_> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| tabula_games::agent(g.as_ref(), name, 1 + i as u64).expect("agent"))
         .collect();
     let mut turns = 0;
     let mut last = None;
@@ -77,9 +86,10 @@ fn convert(spec: &str, case: &Case, agent: &str, limits: &Limits) -> Result<u32,
             turns += 1;
         }
         last = Some(p);
+        let (name, limits) = seats[p.index()];
         let choice = agents[p.index()]
             .choose(g.as_ref(), limits)
-            .unwrap_or_else(|e| panic!("{agent}: {e}"));
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         if std::env::var_os("WON_TRACE").is_some() {
             eprintln!("{p:?} {} {:.3}", choice.action, choice.value);
         }
@@ -87,13 +97,14 @@ fn convert(spec: &str, case: &Case, agent: &str, limits: &Limits) -> Result<u32,
     }
 }
 
-/// Play every case of `text` with `agent` within `limits`, printing each
-/// result; how many were won, and why each other one was not.
-fn play_all(spec: &str, text: &str, agent: &str, limits: &Limits) -> (usize, Vec<String>) {
+/// Play every case of `text` with `leader` and `rival` (see `convert`),
+/// printing each result; how many were won, and why each other one was
+/// not.
+fn play_all(spec: &str, text: &str, leader: Seat, rival: Seat) -> (usize, Vec<String>) {
     let mut won = 0;
     let mut lost = Vec::new();
     for case in cases(text) {
-        match convert(spec, &case, agent, limits) {
+        match convert(spec, &case, leader, rival) {
             Ok(turns) => {
                 eprintln!("{spec}: won in {turns} turns: {}", case.comment);
                 won += 1;
@@ -110,7 +121,8 @@ fn play_all(spec: &str, text: &str, agent: &str, limits: &Limits) -> (usize, Vec
 /// The cases of `file` are converted by `agent`, all but at most
 /// `may_lose`; every failure is listed.
 fn assert_converts(spec: &str, file: &str, agent: &str, nodes: u64, may_lose: usize) {
-    let (won, lost) = play_all(spec, file, agent, &Limits::iterations(nodes));
+    let limits = Limits::iterations(nodes);
+    let (won, lost) = play_all(spec, file, (agent, &limits), (agent, &limits));
     assert!(
         lost.len() <= may_lose,
         "{spec}: {won} won, {} not converted (at most {may_lose} may be):\n{}",
@@ -134,6 +146,7 @@ fn dragonchess_won_positions_are_converted() {
 /// --test ai_converts -- --ignored --nocapture` plays every case of the
 /// file and prints how many were converted (docs/benchmarks.md). The agent
 /// is alpha-beta at `NODES`, or `WON_AGENT=NAME@NODES` (e.g. `mcts@2000`);
+/// the other seats play the same unless `WON_RIVALS=NAME@NODES`;
 /// `WON_TRACE=1` prints every decision and its value.
 #[test]
 #[ignore]
@@ -143,10 +156,16 @@ fn count_conversions_of_a_file() {
     };
     let (spec, path) = arg.split_once(':').expect("WON_FILE=SPEC:PATH");
     let text = std::fs::read_to_string(path).expect("readable WON_FILE");
-    let agent = std::env::var("WON_AGENT").unwrap_or_else(|_| format!("alphabeta@{NODES}"));
-    let (agent, nodes) = agent.split_once('@').expect("WON_AGENT=NAME@NODES");
-    let limits = Limits::iterations(nodes.parse().expect("WON_AGENT nodes"));
-    let (won, lost) = play_all(spec, &text, agent, &limits);
+    let seat = |var: &str, default: String| {
+        let text = std::env::var(var).unwrap_or(default);
+        let (name, nodes) = text.split_once('@').expect("NAME@NODES");
+        let nodes: u64 = nodes.parse().expect("NAME@NODES");
+        (name.to_string(), Limits::iterations(nodes))
+    };
+    let leader = seat("WON_AGENT", format!("alphabeta@{NODES}"));
+    let rival = std::env::var("WON_AGENT").unwrap_or_else(|_| format!("alphabeta@{NODES}"));
+    let rival = seat("WON_RIVALS", rival);
+    let (won, lost) = play_all(spec, &text, (&leader.0, &leader.1), (&rival.0, &rival.1));
     println!("converted {won} of {}", won + lost.len());
 }
 
