@@ -172,7 +172,7 @@ impl Game for Stelpur {
         // for `ludii_first_turn`, so only "turn 1 or not" is hashed.
         // Of a roll only what steers play: a double's value (its extra roll
         // and, under some options, its values), and for any other roll
-        // nothing beyond the values left. So 1-2 and 1-4 hash alike, and
+        // nothing beyond the values left. So 2-1 and 4-1 hash alike, and
         // a search sees the roll classes of §7 as one position each.
         let roll = self.roll.map_or(0, |r| {
             if r.is_double() {

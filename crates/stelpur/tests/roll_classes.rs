@@ -5,7 +5,14 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use stelpur::{Options, Stelpur};
-use tabula_core::{Evaluate, Game, Player, Turn};
+use tabula_core::{Evaluate, Game, OptionValues, Player, RawSpec, Turn};
+
+/// A new game of `spec` (a preset).
+fn game(spec: &str) -> Stelpur {
+    let raw = RawSpec::parse(spec).unwrap();
+    let values = OptionValues::validate(Stelpur::NAME, Stelpur::option_defs(), &raw.pairs).unwrap();
+    Stelpur::new_game(&Stelpur::options_from(&values).unwrap()).unwrap()
+}
 
 /// The children of chance node `g` grouped by hash: each group's share and
 /// the rolls in it.
@@ -55,15 +62,20 @@ fn the_21_rolls_are_ten_classes_from_the_start() {
 }
 
 /// Rolls that hash alike play alike: the same legal uses, the same
-/// evaluation, the same position apart from the dice shown, in positions
-/// from random games.
+/// evaluation and the same turn, in positions from random games under
+/// every preset.
 #[test]
 fn rolls_that_hash_alike_play_alike() {
     let mut rng = SmallRng::seed_from_u64(7);
     let mut buf = Vec::new();
     let mut checked = 0;
-    for _ in 0..40 {
-        let mut g = Stelpur::new_game(&Options::default()).unwrap();
+    let presets = [
+        "stelpur",
+        "stelpur(preset=tablesites)",
+        "stelpur(preset=ludii)",
+    ];
+    for spec in presets.into_iter().cycle().take(45) {
+        let mut g = game(spec);
         while g.turn() != Turn::Over {
             if g.turn() == Turn::Chance {
                 let groups = classes(&g);
