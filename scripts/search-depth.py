@@ -91,11 +91,13 @@ def main():
             if k >= len(moves):
                 continue
             # Past the dice (and a turn's automatic passes) to a decision.
-            send(f"position {spec} startpos moves " + " ".join(moves[:k]))
-            while k < len(moves) and ask("turn") in ("chance", "over"):
-                k += 1
+            while True:
                 send(f"position {spec} startpos moves " + " ".join(moves[:k]))
-            if ask("turn") in ("chance", "over"):
+                decision = ask("turn") not in ("chance", "over")
+                if decision or k >= len(moves):
+                    break
+                k += 1
+            if not decision:
                 continue
             row = []
             for t in threads:

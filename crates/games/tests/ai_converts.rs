@@ -156,15 +156,14 @@ fn count_conversions_of_a_file() {
     };
     let (spec, path) = arg.split_once(':').expect("WON_FILE=SPEC:PATH");
     let text = std::fs::read_to_string(path).expect("readable WON_FILE");
-    let seat = |var: &str, default: String| {
-        let text = std::env::var(var).unwrap_or(default);
+    let leader = std::env::var("WON_AGENT").unwrap_or_else(|_| format!("alphabeta@{NODES}"));
+    let rival = std::env::var("WON_RIVALS").unwrap_or_else(|_| leader.clone());
+    let seat = |text: &str| {
         let (name, nodes) = text.split_once('@').expect("NAME@NODES");
         let nodes: u64 = nodes.parse().expect("NAME@NODES");
         (name.to_string(), Limits::iterations(nodes))
     };
-    let leader = seat("WON_AGENT", format!("alphabeta@{NODES}"));
-    let rival = std::env::var("WON_AGENT").unwrap_or_else(|_| format!("alphabeta@{NODES}"));
-    let rival = seat("WON_RIVALS", rival);
+    let (leader, rival) = (seat(&leader), seat(&rival));
     let (won, lost) = play_all(spec, &text, (&leader.0, &leader.1), (&rival.0, &rival.1));
     println!("converted {won} of {}", won + lost.len());
 }
