@@ -14,7 +14,12 @@ The lead is counted per game:
   steps (sum over his pawns of the distance to the zone, blockers ignored)
   that bring all his pawns into one opposing zone; the lead is the nearest
   rival's race minus the mover's. --within also asks that the mover's race
-  be at most that many steps (a race nearly run, not an early lead).
+  be at most that many steps (a race nearly run, not an early lead). A
+  race where a rival's own shortest race ends in the mover's zone is
+  marked "contested" in the comment (--uncontested leaves it out): that
+  rival may fill the zone before the mover does (spec D12: seven of his
+  pawns and nine of the mover's fill its sixteen cells, and neither can
+  win).
 
 Python 3 standard library only.
 
@@ -79,8 +84,9 @@ def gv_cell(name):
 
 
 def gv_race(seat, pawns):
-    """Fewest steps that bring all of `pawns` into one zone opposing `seat`."""
-    return min(sum(GV_DISTANCES[z][p] for p in pawns) for z in GV_ZONES if z != seat)
+    """(fewest steps that bring all of `pawns` into one zone opposing
+    `seat`, that zone)."""
+    return min((sum(GV_DISTANCES[z][p] for p in pawns), z) for z in GV_ZONES if z != seat)
 
 
 def gildervaik_pawns(position):
@@ -94,13 +100,15 @@ def gildervaik_pawns(position):
 
 
 def gildervaik_race(position):
-    """(the mover's race lead over the nearest rival, the mover's race)."""
+    """(the mover's race lead over the nearest rival, the mover's race,
+    whether a rival's shortest race ends in the mover's zone)."""
     pawns, mover = gildervaik_pawns(position)
     if mover not in pawns:
-        return float("-inf"), float("inf")
-    mine = gv_race(mover, pawns[mover])
+        return float("-inf"), float("inf"), True
+    mine, zone = gv_race(mover, pawns[mover])
     rivals = [gv_race(s, p) for s, p in pawns.items() if s != mover]
-    return min(rivals, default=float("inf")) - mine, mine
+    lead = min((r for r, _ in rivals), default=float("inf")) - mine
+    return lead, mine, any(z == zone for _, z in rivals)
 
 
 def actions(path):
@@ -139,6 +147,8 @@ def main():
                    help="least lead (Warriors; Gildervaik: race steps)")
     p.add_argument("--within", type=float, default=float("inf"),
                    help="Gildervaik: the mover's race is at most this many steps")
+    p.add_argument("--uncontested", action="store_true",
+                   help="Gildervaik: no rival races for the mover's zone")
     p.add_argument("--turns", type=int, default=60, help="turns allowed to win")
     a = p.parse_args()
     ref = Referee(a.engine)
@@ -149,13 +159,15 @@ def main():
         pos = ref.ask(f"position {spec} startpos")
         for n, m in enumerate(moves):
             pos = ref.ask(f"position {spec} {pos} moves {m}")
+            contested = False
             if spec == "dragonchess":
                 lead, near = dragonchess_lead(pos), True
             else:
-                lead, race = gildervaik_race(pos)
-                near = race <= a.within
+                lead, race, contested = gildervaik_race(pos)
+                near = race <= a.within and not (a.uncontested and contested)
             if lead >= a.lead and near:
-                print(f"{a.turns} {pos} -- {path} ply {n + 1} lead {lead:g}")
+                mark = " contested" if contested else ""
+                print(f"{a.turns} {pos} -- {path} ply {n + 1} lead {lead:g}{mark}")
                 break
 
 

@@ -39,6 +39,21 @@ impl<G: Game> Decision<G> {
         }
     }
 
+    /// The same decision with the best ranked action that is not a
+    /// retreat in first place, when its own action is one
+    /// (`Evaluate::is_retreat`); unchanged when every ranked action is.
+    pub fn avoid(self, is_retreat: impl Fn(G::Action) -> bool) -> Self {
+        if !is_retreat(self.action) {
+            return self;
+        }
+        let other = self
+            .ranked
+            .iter()
+            .map(|&(a, _)| a)
+            .find(|&a| !is_retreat(a));
+        self.prefer(other)
+    }
+
     /// The same decision with `action` in first place when there is one
     /// (the game's own endgame knowledge, `Evaluate::endgame_action`): its
     /// value is what the search found for it (a bound, for alpha-beta's

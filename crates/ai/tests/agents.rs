@@ -194,6 +194,32 @@ fn the_test_games_declare_their_type_truly() {
     check_games(&[DiceRace::new_game(&()).unwrap()], &config);
 }
 
+/// An action the game rules out (`Evaluate::is_retreat`) is never chosen
+/// while another is ranked, even the search's best (here the winning
+/// take); the only legal action is still played.
+#[test]
+fn search_agents_avoid_the_games_retreats() {
+    use common::NimAct;
+    for kind in [AgentKind::AlphaBeta, AgentKind::Mcts] {
+        let mut nim = Nim::new(2, false, 5);
+        nim.retreat = Some(NimAct::Take(1));
+        let game = erased(nim.clone());
+        let d = agent(&game, kind.name())
+            .choose(&game, &Limits::iterations(2000))
+            .unwrap();
+        assert_ne!(d.action, "take1", "{}", kind.name());
+        assert_eq!(d.ranked[0].0, d.action);
+        assert!(d.ranked.iter().any(|(a, _)| a == "take1"));
+        let mut last = Nim::new(2, false, 1);
+        last.retreat = Some(NimAct::Take(1));
+        let game = erased(last);
+        let d = agent(&game, kind.name())
+            .choose(&game, &Limits::iterations(200))
+            .unwrap();
+        assert_eq!(d.action, "take1", "{}", kind.name());
+    }
+}
+
 /// A game's own endgame knowledge (`Evaluate::endgame_action`) overrides
 /// the search agents' choice, even a worse one (here a losing take), and
 /// its value is the one their search found for it (MCTS: its mean; alpha-

@@ -333,4 +333,13 @@ pub trait Evaluate: Game {
     fn endgame_action(&self) -> Option<Self::Action> {
         None
     }
+    /// Whether the game's own knowledge rules `action` out for the player
+    /// to move because it only gives ground in a won position (a pawn
+    /// running back in a won race): the search agents then play their best
+    /// other action. A search that sees every action win soon may rank
+    /// such a move first by noise, or for what it does to a rival who is
+    /// out of the race anyway. `false`, the default.
+    fn is_retreat(&self, _action: Self::Action) -> bool {
+        false
+    }
 }

@@ -148,6 +148,11 @@ impl Evaluate for Gildervaik {
     fn endgame_action(&self) -> Option<Move> {
         self.finishing_move()
     }
+
+    /// A pawn running back in a won race (`finish.rs`).
+    fn is_retreat(&self, action: Move) -> bool {
+        Gildervaik::is_retreat(self, action)
+    }
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 //! already searched in vain with as many moves left. A node budget keeps
 //! it to milliseconds; past it, no answer.
 
-use crate::geometry::{opposing_seats, Seat, DISTANCES, EXITS, ZONES};
+use crate::geometry::{opposing_seats, Cells, Seat, CELLS, DISTANCES, EXITS, NEIGHBOURS, ZONES};
 use crate::moves::Move;
 use crate::options::{Mode, WinZone};
 use crate::state::{Gildervaik, PAWNS};
@@ -223,6 +223,88 @@ impl Gildervaik {
     }
 }
 
+impl Goal {
+    /// Steps that bring `pawns` into the goal, other pawns ignored.
+    fn race(&self, pawns: u128) -> u32 {
+        Cells(pawns).map(|x| u32::from(self.distance(x.id()))).sum()
+    }
+
+    /// Steps from every cell to a cell of the goal that no wall fills,
+    /// never through a wall (`u8::MAX`: no way).
+    fn distances_around(&self, walls: u128) -> [u8; CELLS] {
+        let mut dist = [u8::MAX; CELLS];
+        let mut front = self.cells & !walls;
+        let mut reached = front;
+        let mut d = 0;
+        while front != 0 {
+            let mut next = 0;
+            for x in Cells(front) {
+                dist[x.id()] = d;
+                next |= NEIGHBOURS[x.id()];
+            }
+            front = next & !reached & !walls;
+            reached |= front;
+            d += 1;
+        }
+        dist
+    }
+
+    /// Whether `m` gives ground: a pawn outside the goal goes farther from
+    /// its free cells, every other pawn counted as a wall. A pawn stepping
+    /// back to go round a pawn, its own ones included, does not: with the
+    /// distance that ignores pawns, races of the 21 that were won no
+    /// longer were (a pawn facing a crowded door must take another). Pawns
+    /// inside may go anywhere: one may have to step aside, even out, to
+    /// let the last ones in.
+    fn gives_ground(&self, m: Move, occupied: u128) -> bool {
+        let (Some(from), Some(to)) = (m.from(), m.to()) else {
+            return false;
+        };
+        if self.cells & from.bit() != 0 {
+            return false;
+        }
+        let dist = self.distances_around(occupied & !from.bit());
+        dist[from.id()] != u8::MAX && dist[to.id()] > dist[from.id()]
+    }
+}
+
+impl Gildervaik {
+    /// The goal of `seat` with the shortest race (see [`Goal::race`]) and
+    /// that race.
+    fn best_race(&self, seat: Seat) -> Option<(Goal, u32)> {
+        Goal::of(seat, self.opts.win_zone)
+            .into_iter()
+            .map(|g| (g, g.race(self.pawns[seat])))
+            .min_by_key(|&(_, race)| race)
+    }
+
+    /// Conquest: whether `m` gives ground (see [`Goal::gives_ground`]) in a
+    /// race the mover has won: every rival's race (in steps) more than
+    /// twice his. The mover needs at most a move a step, unblocked; a
+    /// rival at least a move for two steps, unless his jumps chain. In such
+    /// a race a pawn never needs to run back (sideways moves stay allowed),
+    /// yet MCTS, seeing every move win, ranked some
+    /// first, for what they did to a rival's race or by noise, and a won
+    /// race took 24 turns and more (docs/benchmarks.md).
+    pub(crate) fn is_retreat(&self, m: Move) -> bool {
+        if self.opts.mode != Mode::Conquest || self.result.is_some() {
+            return false;
+        }
+        let seat = self.to_move;
+        if self.pawns[seat].count_ones() != PAWNS {
+            return false;
+        }
+        let Some((goal, mine)) = self.best_race(seat) else {
+            return false;
+        };
+        let won = self
+            .remaining()
+            .filter(|&r| r != seat)
+            .all(|r| self.best_race(r).is_none_or(|(_, race)| race > 2 * mine));
+        won && goal.gives_ground(m, self.occupied())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +367,44 @@ mod tests {
         );
         assert_eq!(g.shortest_finish(2, 1, 1).map(|p| p.1), Some(1));
         assert_eq!(g.finishing_move(), None);
+    }
+
+    #[test]
+    fn in_a_won_race_running_back_is_a_retreat() {
+        // A (zone C: g1, h1-h3, i1-i5, j1-j7) is 7 steps from the win; B,
+        // 22 from zone A, is out of the race, and C is gone.
+        let won = "A:j9,j10,h5,i1,j1,j2,j3,j4,j5,j6 B:a1,c3,d1,d3,e6,e9,f2,f5,g10,h2 \
+                   / A ply=326 turns=119,119,88";
+        let retreat = |g: &Gildervaik, text: &str| {
+            let m = g.parse_action(text).expect("legal");
+            g.is_retreat(m)
+        };
+        let g = at(won);
+        assert!(retreat(&g, "j10-j11"), "an outside pawn goes farther");
+        assert!(retreat(&g, "h5-h6"), "an outside pawn goes farther");
+        for nearer in ["j9-j8", "h5-h4", "h5-i6"] {
+            assert!(!retreat(&g, nearer), "{nearer} comes nearer");
+        }
+        for aside in ["j6-j7", "i1-i2"] {
+            assert!(!retreat(&g, aside), "{aside}: an inside pawn makes way");
+        }
+        // B's last pawn, j8, faces A's j7 and its own i5: going round by i7
+        // and h5 to the free h3 is no retreat.
+        let walled = at("A:e8,g13,h15,i14,i16,j6,j7,j14,j16,j19 \
+                         B:h1,h2,i1,i3,i5,j1,j3,j4,j5,j8 \
+                         C:b1,b2,c3,d5,f8,g4,g8,h7,h11,i10 / B ply=217 turns=73,72,72");
+        assert!(!retreat(&walled, "j8-i7"));
+        assert!(retreat(&walled, "j8-j9"));
+        // B 9 steps from zone A: the race is not won, nothing is ruled out.
+        let close = at("A:j9,j10,h5,i1,j1,j2,j3,j4,j5,j6 B:a1,b1,b2,b3,c1,c2,c3,d1,f6,g9 / A");
+        assert!(!retreat(&close, "j10-j11"));
+        // Warrior mode knows no races.
+        let warrior = Options {
+            mode: Mode::Warrior,
+            ..Options::default()
+        };
+        let warrior = Gildervaik::from_position(&warrior, won).expect("position");
+        assert!(!retreat(&warrior, "j10-j11"));
     }
 
     /// Along random games, in both win-zone rules: every plan's first

@@ -557,7 +557,9 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
 
     fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
         let decision = self.decide_by_search(state, budget)?;
-        Ok(decision.prefer(state.endgame_action()))
+        Ok(decision
+            .avoid(|a| state.is_retreat(a))
+            .prefer(state.endgame_action()))
     }
 }
 

@@ -764,7 +764,9 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
                 .collect(),
             exact: r.exact,
         };
-        Ok(decision.prefer(state.endgame_action()))
+        Ok(decision
+            .avoid(|a| state.is_retreat(a))
+            .prefer(state.endgame_action()))
     }
 }
 

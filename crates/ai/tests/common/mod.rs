@@ -51,6 +51,8 @@ pub struct Nim {
     last: u8,
     /// What `Evaluate::endgame_action` answers, to test that agents obey.
     pub oracle: Option<NimAct>,
+    /// What `Evaluate::is_retreat` rules out, to test that agents obey.
+    pub retreat: Option<NimAct>,
 }
 
 impl Nim {
@@ -62,6 +64,7 @@ impl Nim {
             taken: 0,
             last: 0,
             oracle: None,
+            retreat: None,
         }
     }
 
@@ -100,6 +103,7 @@ impl Game for Nim {
         let [pile, to_move, taken, last] = parse_fields::<4>(text)?;
         Ok(Nim {
             oracle: None,
+            retreat: None,
             opts: o.clone(),
             pile,
             to_move,
@@ -202,6 +206,10 @@ impl Evaluate for Nim {
 
     fn endgame_action(&self) -> Option<NimAct> {
         self.oracle
+    }
+
+    fn is_retreat(&self, action: NimAct) -> bool {
+        self.retreat == Some(action)
     }
 }
 
