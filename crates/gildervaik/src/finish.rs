@@ -283,9 +283,9 @@ impl Gildervaik {
     /// twice his. The mover needs at most a move a step, unblocked; a
     /// rival at least a move for two steps, unless his jumps chain. In such
     /// a race a pawn never needs to run back (sideways moves stay allowed),
-    /// yet MCTS, seeing every move win, ranked some
-    /// first, for what they did to a rival's race or by noise, and a won
-    /// race took 24 turns and more (docs/benchmarks.md).
+    /// yet MCTS, seeing every move win, ranked some first, for what they
+    /// did to a rival's race or by noise, and won races took more than
+    /// their 24 turns (docs/benchmarks.md).
     pub(crate) fn is_retreat(&self, m: Move) -> bool {
         if self.opts.mode != Mode::Conquest || self.result.is_some() {
             return false;
