@@ -4,6 +4,7 @@ use crate::{open_game, print_json, CmdResult};
 use serde_json::json;
 use std::io::Write;
 use std::time::Instant;
+use tabula_core::PerftTable;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,10 +24,19 @@ pub struct Args {
     /// Threads sharing the first actions (same counts, sooner).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
+    /// A table of subtree counts of this many MB (0: none), for deep
+    /// counts: a subtree reached again by another order of the same
+    /// actions is counted once (same counts; shared by the threads).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=crate::hint::MAX_HASH_MB))]
+    hash: u32,
 }
 
 pub fn run(args: Args) -> CmdResult {
     let game = open_game(&args.spec, args.position.as_deref())?;
+    let table = match args.hash {
+        0 => None,
+        mb => Some(PerftTable::with_mb(mb as usize)?),
+    };
     let start = Instant::now();
     let (nodes, rows) = if args.depth == 0 {
         (game.perft(0), Vec::new())
@@ -46,7 +56,12 @@ pub fn run(args: Args) -> CmdResult {
                 let _ = std::io::stderr().flush();
             }
         };
-        let rows = game.divide(args.depth, args.threads as usize, &mut progress);
+        let rows = game.divide(
+            args.depth,
+            args.threads as usize,
+            table.as_ref(),
+            &mut progress,
+        );
         (rows.iter().map(|r| r.1).sum(), rows)
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -56,7 +71,7 @@ pub fn run(args: Args) -> CmdResult {
         0.0
     };
     if args.json {
-        let mut obj = json!({"game": game.spec(), "depth": args.depth, "threads": args.threads, "nodes": nodes, "seconds": seconds, "nodes_per_sec": nps});
+        let mut obj = json!({"game": game.spec(), "depth": args.depth, "threads": args.threads, "hash_mb": args.hash, "nodes": nodes, "seconds": seconds, "nodes_per_sec": nps});
         if args.divide {
             obj["divide"] = json!(rows
                 .iter()

@@ -111,6 +111,20 @@ fn every_game_answers_every_inspection_command() {
         let div2 = tabula(&["perft", &name, "2", "--divide", "--threads", "2"]);
         assert!(div2.status.success(), "perft --threads 2 {name}");
         assert_eq!(stdout(&div2), stdout(&div), "{name} on two threads");
+        // With a table (depth 3, so that it holds subtrees): the same rows.
+        let div3 = tabula(&["perft", &name, "3", "--divide"]);
+        let hashed = tabula(&[
+            "perft",
+            &name,
+            "3",
+            "--divide",
+            "--hash",
+            "1",
+            "--threads",
+            "2",
+        ]);
+        assert!(hashed.status.success(), "perft --hash 1 {name}");
+        assert_eq!(stdout(&hashed), stdout(&div3), "{name} with a table");
         let b = json(&tabula(&["bench", &name, "--seconds", "0.2", "--json"]));
         for key in ["playouts_per_sec", "actions_per_sec", "mean_actions"] {
             assert!(b[key].as_f64().expect(key) > 0.0, "{name} {key}");
@@ -232,6 +246,10 @@ fn bad_input_fails_with_one_line() {
     assert_clean_failure(&tabula(&["perft", "phylde", "deep"]), "invalid value");
     assert_clean_failure(
         &tabula(&["perft", "phylde", "2", "--threads", "0"]),
+        "invalid value",
+    );
+    assert_clean_failure(
+        &tabula(&["perft", "phylde", "2", "--hash", "65537"]),
         "invalid value",
     );
     assert_clean_failure(&tabula(&["frobnicate"]), "unrecognized subcommand");

@@ -12,7 +12,7 @@
 //! Failures panic with the position and the action history.
 
 use crate::game::{Game, GameType, Outcome, Player, Turn};
-use crate::perft::{divide, divide_parallel, perft};
+use crate::perft::{divide, divide_hashed, divide_parallel, perft, PerftTable};
 use crate::playout::sample_chance;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -251,10 +251,22 @@ pub fn check_perft_paths<G: Game>(game: &G, max_depth: u32, ctx: &dyn Fn() -> St
         );
     }
     if max_depth > 0 {
+        let rows = divide(game, max_depth, |_, _| {});
         assert_eq!(
             divide_parallel(game, max_depth, 2, |_, _| {}),
-            divide(game, max_depth, |_, _| {}),
+            rows,
             "divide({max_depth}) on two threads differs: {}",
+            ctx()
+        );
+        // One ply deeper, so that the table holds subtrees (of depth 2 and
+        // more), near the ends where the draw rules' counters and histories
+        // decide; a small table, so that slots are shared and overwritten.
+        let deeper = max_depth + 1;
+        let table = PerftTable::with_slots(1 << 10).expect("a small table");
+        assert_eq!(
+            divide_hashed(game, deeper, 2, &table, |_, _| {}),
+            divide(game, deeper, |_, _| {}),
+            "divide({deeper}) with a table differs: {}",
             ctx()
         );
     }

@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::game::{ActionFacts, Game, GameType, Outcome, Player, Turn};
 use crate::options::OptionValues;
-use crate::perft;
+use crate::perft::{self, PerftTable};
 use crate::playout::{random_playout, PlayoutStats};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
@@ -58,12 +58,14 @@ pub trait AnyGame: Send + Sync {
     fn hash(&self) -> u64;
     fn max_game_actions(&self) -> u64;
     fn perft(&self, depth: u32) -> u64;
-    /// Perft per first action on `threads` threads (1: this one);
-    /// `progress(done, total)` now and then, on the calling thread.
+    /// Perft per first action on `threads` threads (1: this one), with
+    /// `table` if given (`perft::divide_hashed`); `progress(done, total)`
+    /// now and then, on the calling thread.
     fn divide(
         &self,
         depth: u32,
         threads: usize,
+        table: Option<&PerftTable>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Vec<(String, u64)>;
     /// One seeded random playout from a copy of this position.
@@ -186,9 +188,13 @@ impl<G: Game> AnyGame for Erased<G> {
         &self,
         depth: u32,
         threads: usize,
+        table: Option<&PerftTable>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Vec<(String, u64)> {
-        perft::divide_parallel(&self.state, depth, threads, progress)
+        match table {
+            Some(t) => perft::divide_hashed(&self.state, depth, threads, t, progress),
+            None => perft::divide_parallel(&self.state, depth, threads, progress),
+        }
     }
     fn random_playout(&self, seed: u64) -> PlayoutStats {
         let mut rng = SmallRng::seed_from_u64(seed);

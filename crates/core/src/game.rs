@@ -282,6 +282,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Zobrist-style hash of everything that affects future play.
     fn hash(&self) -> u64;
+    /// A hash of everything that decides the rest of the game, for tables
+    /// that must be exact (perft's): what `hash` leaves to the search, such
+    /// as the positions a repetition rule compares with and the counters
+    /// of a draw rule, included. The default is `hash`, for games whose
+    /// `hash` already holds all of it.
+    fn exact_hash(&self) -> u64 {
+        self.hash()
+    }
     /// An upper bound on the number of actions (chance included) any game
     /// from the start position can last: every game terminates within it.
     fn max_game_actions(&self) -> u64;

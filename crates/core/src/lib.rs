@@ -21,7 +21,9 @@ pub use erased::{AnyGame, Erased, Played};
 pub use error::{Error, ErrorKind};
 pub use game::{ActionFacts, Evaluate, Game, GameType, Outcome, Player, PlayerSet, Turn};
 pub use options::{OptionDef, OptionKind, OptionValues, RawSpec};
-pub use perft::{divide, divide_parallel, perft, perft_parallel};
+pub use perft::{
+    divide, divide_hashed, divide_parallel, perft, perft_hashed, perft_parallel, PerftTable,
+};
 pub use playout::{pick_chance, pick_uniform, random_playout, sample_chance, PlayoutStats};
 pub use record::{EndReason, Ending, Record, Replayed};
 pub use registry::{GameEntry, Registry};

@@ -14,7 +14,7 @@
 
 use crate::game::Game;
 use crate::options::{OptionValues, RawSpec};
-use crate::perft::{perft, perft_parallel};
+use crate::perft::{perft, perft_hashed, perft_parallel, PerftTable};
 
 /// One row of a perft file.
 #[derive(Clone, Debug)]
@@ -87,9 +87,12 @@ pub fn game_of<G: Game>(row: &PerftRow) -> G {
     .unwrap_or_else(|e| panic!("line {}: {e}", row.line))
 }
 
+/// Slots of the perft tables of the checks.
+const TEST_SLOTS: usize = 1 << 12;
+
 /// Check every row of a perft file up to `max_depth`; returns the number of
 /// (row, depth) pairs checked. Panics listing every mismatch. The deepest
-/// count of each row is also checked on two threads.
+/// count of each row is also checked on two threads, and with a table.
 pub fn check_file<G: Game>(text: &str, max_depth: u32) -> usize {
     let mut checked = 0;
     let mut errors = Vec::new();
@@ -110,6 +113,15 @@ pub fn check_file<G: Game>(text: &str, max_depth: u32) -> usize {
                 if par != expected {
                     errors.push(format!(
                         "line {} `{}` depth {d} on two threads: expected {expected}, got {par}",
+                        row.line, row.name
+                    ));
+                }
+                // A small table, so that slots are shared and overwritten.
+                let table = PerftTable::with_slots(TEST_SLOTS).expect("a small table");
+                let hashed = perft_hashed(&game, d, 2, &table);
+                if hashed != expected {
+                    errors.push(format!(
+                        "line {} `{}` depth {d} with a table: expected {expected}, got {hashed}",
                         row.line, row.name
                     ));
                 }

@@ -8,7 +8,11 @@ use crate::position::{side_name, START};
 use crate::rules::Status;
 use crate::state::Dragonchess;
 use tabula_core::options::{OptionDef, OptionValues};
+use tabula_core::zobrist;
 use tabula_core::{ActionFacts, Error, Game, GameType, Outcome, Player, PlayerSet, Turn};
+
+/// Seed of the keys that mix the halfmove clock into `exact_hash`.
+const HALFMOVE_SEED: u64 = 0x4A1F_70C5_2D6B_9E13;
 
 fn player(s: Side) -> Player {
     Player(s.index() as u8)
@@ -180,6 +184,11 @@ impl Game for Dragonchess {
     }
     fn hash(&self) -> u64 {
         self.hash
+    }
+    /// The placement hash, plus what the draw rules read: the halfmove
+    /// clock and the positions since the last irreversible move.
+    fn exact_hash(&self) -> u64 {
+        self.hash ^ zobrist::key(HALFMOVE_SEED, u64::from(self.halfmove)) ^ self.history.key()
     }
     fn max_game_actions(&self) -> u64 {
         self.max_plies_left()

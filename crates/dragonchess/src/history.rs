@@ -7,6 +7,7 @@
 //! allocates once per `CHUNK` reversible plies, cloning never allocates.
 
 use std::sync::Arc;
+use tabula_core::zobrist;
 
 const CHUNK: usize = 16;
 
@@ -20,10 +21,24 @@ pub struct History {
     recent: [u64; CHUNK],
     len: usize,
     older: Option<Arc<Chunk>>,
+    /// The sum of the entries' mixed hashes: the same for the same entries
+    /// in any order, which is all the threefold rule reads of them.
+    key: u64,
 }
 
+/// Seed of the keys that mix the entries into `History::key`.
+const KEY_SEED: u64 = 0x5EED_4157_0C1A_7E01;
+
 impl History {
+    /// A hash of the entries (see [`Game::exact_hash`]).
+    ///
+    /// [`Game::exact_hash`]: tabula_core::Game::exact_hash
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
     pub fn push(&mut self, hash: u64) {
+        self.key = self.key.wrapping_add(zobrist::key(KEY_SEED, hash));
         if self.len == CHUNK {
             let chunk = Chunk {
                 hashes: self.recent,
@@ -37,6 +52,7 @@ impl History {
     }
 
     pub fn clear(&mut self) {
+        self.key = 0;
         self.len = 0;
         drop_chain(self.older.take());
     }

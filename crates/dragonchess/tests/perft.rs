@@ -259,3 +259,44 @@ fn a_mating_last_move_is_counted_by_perft_divide_and_the_naive_generator() {
     assert_eq!(two, perft(&g, 2));
     assert_eq!(Naive::from_game(&g).perft(2), perft(&g, 2));
 }
+
+/// A perft table must tell apart positions that differ only in what the
+/// draw rules read: the positions since the last irreversible move, and
+/// the halfmove clock. One table serves all three positions below, which
+/// share their placement and side to move; each count must be its own.
+#[test]
+fn a_perft_table_keeps_histories_and_clocks_apart() {
+    use tabula_core::{perft_hashed, PerftTable};
+    let at = |clock: &str| {
+        let text = format!(
+            "12/12/12/12/12/12/12/12|k11/12/12/12/12/12/12/K10O|12/12/12/12/12/12/12/12 {clock}"
+        );
+        Dragonchess::from_position(&Options::default(), &text).expect("position")
+    };
+    let fresh = at("g 4 3");
+    // The same placement after the Kings stepped out and back: it has now
+    // occurred twice, and the next return to it is a threefold draw.
+    let mut repeated = at("g 0 1");
+    for m in ["K2a1-2b1", "k2a8-2b8", "K2b1-2a1", "k2b8-2a8"] {
+        let action = repeated.parse_action(m).expect("legal");
+        repeated.apply(action);
+    }
+    assert_eq!(repeated.position(), fresh.position());
+    // Two plies from the no-capture draw.
+    let late = at("g 98 50");
+    let plain: Vec<u64> = [&fresh, &repeated, &late]
+        .iter()
+        .map(|g| perft(*g, 5))
+        .collect();
+    assert_ne!(plain[0], plain[1], "the history changes the count");
+    assert_ne!(plain[0], plain[2], "the clock changes the count");
+    let table = PerftTable::with_mb(1).expect("table");
+    for (g, expected) in [&fresh, &repeated, &late, &fresh].iter().zip([0, 1, 2, 0]) {
+        assert_eq!(
+            perft_hashed(*g, 5, 2, &table),
+            plain[expected],
+            "{}",
+            g.position()
+        );
+    }
+}

@@ -7,6 +7,9 @@ use crate::state::{player, Phylde};
 use tabula_core::options::{OptionDef, OptionValues};
 use tabula_core::{ActionFacts, Error, Game, GameType, Outcome, Player, Turn};
 
+/// Seed of the keys that mix the no-capture count into `exact_hash`.
+const NO_CAPTURE_SEED: u64 = 0x3C9D_15E7_A042_B86F;
+
 impl Game for Phylde {
     type Action = Action;
     type Options = Options;
@@ -113,6 +116,12 @@ impl Game for Phylde {
 
     fn hash(&self) -> u64 {
         self.board_hash ^ self.turn_hash
+    }
+    /// The hash, plus what the draw rules read: the turns without a
+    /// capture and the turn-boundary positions since the last capture.
+    fn exact_hash(&self) -> u64 {
+        let counter = tabula_core::zobrist::key(NO_CAPTURE_SEED, u64::from(self.no_capture));
+        self.hash() ^ counter ^ self.history.key()
     }
     /// Each capture-free stretch lasts at most `no_capture_turns` turns
     /// after the capture that opened it, a turn is at most 5 actions, and

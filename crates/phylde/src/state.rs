@@ -30,17 +30,29 @@ pub struct TurnState {
 pub(crate) struct History {
     hashes: [u64; MAX_NO_CAPTURE_TURNS as usize],
     len: u8,
+    /// The sum of the recorded hashes, mixed: the same for the same hashes
+    /// in any order, which is all the repetition rule reads of them.
+    key: u64,
 }
+
+/// Seed of the keys that mix the recorded hashes into `History::key`.
+const HISTORY_SEED: u64 = 0x7E1A_90D3_4B2C_5F61;
 
 impl History {
     pub(crate) const fn new() -> History {
         History {
             hashes: [0; MAX_NO_CAPTURE_TURNS as usize],
             len: 0,
+            key: 0,
         }
     }
     pub(crate) fn clear(&mut self) {
         self.len = 0;
+        self.key = 0;
+    }
+    /// A hash of the recorded positions (see `Game::exact_hash`).
+    pub(crate) fn key(&self) -> u64 {
+        self.key
     }
     /// Record `h`; returns how many times it has now occurred.
     pub(crate) fn push(&mut self, h: u64) -> usize {
@@ -51,6 +63,9 @@ impl History {
         if (self.len as usize) < self.hashes.len() {
             self.hashes[self.len as usize] = h;
             self.len += 1;
+            self.key = self
+                .key
+                .wrapping_add(tabula_core::zobrist::key(HISTORY_SEED, h));
         }
         seen + 1
     }
