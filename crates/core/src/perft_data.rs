@@ -135,3 +135,25 @@ pub fn check_file<G: Game>(text: &str, max_depth: u32) -> usize {
     );
     checked
 }
+
+/// `games`, positions with the same board that differ only in what their
+/// draw rules read (histories, counters), have different counts at
+/// `depth`, and one perft table serving them in turn, then the first
+/// again, gives each its own count: the table's key
+/// (`Game::exact_hash`) tells them apart. Panics otherwise.
+pub fn check_table_tells_apart<G: Game>(games: &[&G], depth: u32) {
+    let plain: Vec<u64> = games.iter().map(|g| perft(*g, depth)).collect();
+    for (g, n) in games.iter().zip(&plain).skip(1) {
+        assert_ne!(
+            *n,
+            plain[0],
+            "no different count to tell apart: {}",
+            g.position()
+        );
+    }
+    let table = PerftTable::with_mb(1).expect("a small table");
+    for (i, g) in games.iter().enumerate().chain([(0, &games[0])]) {
+        let got = perft_hashed(*g, depth, 2, &table);
+        assert_eq!(got, plain[i], "with a shared table: {}", g.position());
+    }
+}
