@@ -1100,8 +1100,8 @@ test('an arena of eight with scripted players: paired as they come free, live st
   try {
     const { id } = await players[0].call('POST', '/api/tournaments', {
       name: `Arena ${stamp}`, spec: g.name, format: 'arena', clock: { initial_s: 60, increment_s: 0 },
-      // Two minutes: at one, a loaded machine let a player finish only
-      // three games, against two opponents.
+      // Two minutes: at one, on a loaded machine, a player met only two
+      // opponents.
       starts: Date.now() + 8000, minutes: 2,
     });
     for (const b of players) await b.call('POST', `/api/tournaments/${id}/join`);

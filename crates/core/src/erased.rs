@@ -191,10 +191,7 @@ impl<G: Game> AnyGame for Erased<G> {
         table: Option<&PerftTable>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Vec<(String, u64)> {
-        match table {
-            Some(t) => perft::divide_hashed(&self.state, depth, threads, t, progress),
-            None => perft::divide_parallel(&self.state, depth, threads, progress),
-        }
+        perft::divide_with(&self.state, depth, threads, table, progress)
     }
     fn random_playout(&self, seed: u64) -> PlayoutStats {
         let mut rng = SmallRng::seed_from_u64(seed);

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 /// [`Game::count_steps`], which a game may compute without listing.
 pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     let mut bufs = Buffers::<G>::new(depth);
-    perft_inner(game, depth, &mut bufs, None)
+    perft_inner(game, depth, &mut bufs.actions, &mut bufs.chances, None)
 }
 
 /// Perft split by first action: `(action text, count)` in generation order.
@@ -64,7 +64,8 @@ pub fn perft_hashed<G: Game>(game: &G, depth: u32, threads: usize, table: &Perft
         .sum()
 }
 
-fn divide_with<G: Game>(
+/// [`divide_parallel`], with `table` when given ([`divide_hashed`]).
+pub(crate) fn divide_with<G: Game>(
     game: &G,
     depth: u32,
     threads: usize,
@@ -82,7 +83,13 @@ fn divide_with<G: Game>(
         for (i, a) in firsts.into_iter().enumerate() {
             let mut child = game.clone();
             child.apply(a);
-            let n = perft_inner(&child, depth - 1, &mut bufs, table);
+            let n = perft_inner(
+                &child,
+                depth - 1,
+                &mut bufs.actions,
+                &mut bufs.chances,
+                table,
+            );
             out.push((game.action_text(a), n));
             progress(i + 1, total);
         }
@@ -104,7 +111,13 @@ fn divide_with<G: Game>(
                     let Some(&a) = firsts.get(i) else { break };
                     let mut child = game.clone();
                     child.apply(a);
-                    let n = perft_inner(&child, depth - 1, &mut bufs, table);
+                    let n = perft_inner(
+                        &child,
+                        depth - 1,
+                        &mut bufs.actions,
+                        &mut bufs.chances,
+                        table,
+                    );
                     counts[i].store(n, Ordering::Relaxed);
                     // The receiver outlives the workers (same scope).
                     let _ = done_tx.send(());
@@ -157,15 +170,6 @@ impl<G: Game> Buffers<G> {
 fn perft_inner<G: Game>(
     game: &G,
     depth: u32,
-    bufs: &mut Buffers<G>,
-    table: Option<&PerftTable>,
-) -> u64 {
-    perft_at(game, depth, &mut bufs.actions, &mut bufs.chances, table)
-}
-
-fn perft_at<G: Game>(
-    game: &G,
-    depth: u32,
     actions: &mut [Vec<G::Action>],
     chances: &mut [Vec<(G::Action, f64)>],
     table: Option<&PerftTable>,
@@ -191,7 +195,7 @@ fn perft_at<G: Game>(
             for &a in buf.iter() {
                 let mut child = game.clone();
                 child.apply(a);
-                total += perft_at(&child, depth - 1, rest_a, rest_c, table);
+                total += perft_inner(&child, depth - 1, rest_a, rest_c, table);
             }
             total
         }
@@ -201,7 +205,7 @@ fn perft_at<G: Game>(
             for &(a, _) in cbuf.iter() {
                 let mut child = game.clone();
                 child.apply(a);
-                total += perft_at(&child, depth - 1, rest_a, rest_c, table);
+                total += perft_inner(&child, depth - 1, rest_a, rest_c, table);
             }
             total
         }
