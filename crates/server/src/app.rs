@@ -18,6 +18,7 @@ use crate::store::{
     Doc, GameHead, Note, SeatRow, Status, Store, StoreError, StoredAction, StoredGame, Write,
 };
 use crate::user::limits::Limits;
+use crate::user::revoke::{Revoked, Watch};
 use crate::user::session::Visitor;
 use rand::Rng;
 use std::sync::Arc;
@@ -75,6 +76,11 @@ pub struct App {
     pub(crate) ai: crate::ai::AiPool,
     /// Rate limits of sign-in, chat, seeks.
     pub(crate) limits: Limits,
+    /// The threads that hash and check passwords.
+    pub(crate) hasher: crate::user::hasher::Hasher,
+    /// Rings when a token, an account's sessions or an account end: the
+    /// streams opened with them close (`user::revoke`).
+    revoked: broadcast::Sender<Revoked>,
     /// Rings when the open seeks may have changed (here or, through the
     /// store's notes, on another instance).
     pub(crate) lobby: broadcast::Sender<()>,
@@ -93,6 +99,8 @@ impl App {
     ) -> Result<Arc<App>, String> {
         let store = Store::open(db).await?;
         let ai_workers = config.guard.ai_workers;
+        let hasher =
+            crate::user::hasher::Hasher::new(config.guard.hash_workers, config.guard.hash_queue);
         let app = Arc::new(App {
             registry,
             store,
@@ -104,6 +112,8 @@ impl App {
             ai_jobs: Default::default(),
             ai: crate::ai::AiPool::new(ai_workers),
             limits: Limits::default(),
+            hasher,
+            revoked: broadcast::channel(256).0,
             lobby: broadcast::channel(16).0,
             clock_offset: Default::default(),
         });
@@ -119,6 +129,20 @@ impl App {
         tokio::spawn(crate::guard::expire(Arc::downgrade(&app)));
         tokio::spawn(crate::tournament::service::scheduler(Arc::downgrade(&app)));
         Ok(app)
+    }
+
+    /// End every stream opened with what `r` revokes, on every instance.
+    pub(crate) async fn revoke(&self, r: Revoked) {
+        let note = Note::Revoked(r.to_note());
+        let _ = self.revoked.send(r);
+        if let Err(e) = self.store.notify(&note).await {
+            tracing::error!("telling the other instances of a revocation: {e}");
+        }
+    }
+
+    /// A watch that fires when the credentials of `visitor` are revoked.
+    pub(crate) fn revocation(&self, visitor: &Visitor) -> Watch {
+        Watch::new(self.revoked.subscribe(), visitor)
     }
 
     /// Games written by an older version have no stored status yet: replay
@@ -742,6 +766,12 @@ async fn follow_other_instances(
             Note::Game(id, version) => (app.rounds.get(&id).into_iter().collect(), version),
             Note::Lobby => {
                 let _ = app.lobby.send(());
+                continue;
+            }
+            Note::Revoked(text) => {
+                if let Some(r) = Revoked::from_note(&text) {
+                    let _ = app.revoked.send(r);
+                }
                 continue;
             }
             // Notes may have been missed: every live game checks.

@@ -44,6 +44,13 @@ impl ApiError {
             )
         }
     }
+    /// 503, with `Retry-After`: the server cannot do it now, but will.
+    pub fn unavailable(message: impl Into<String>, retry_after_secs: u64) -> Self {
+        ApiError {
+            retry_after: Some(retry_after_secs.max(1)),
+            ..Self::new(StatusCode::SERVICE_UNAVAILABLE, message)
+        }
+    }
     pub fn unauthorized(message: impl Into<String>) -> Self {
         Self::new(StatusCode::UNAUTHORIZED, message)
     }
@@ -100,6 +107,7 @@ fn code_of_status(status: StatusCode) -> &'static str {
         StatusCode::UNPROCESSABLE_ENTITY => "illegal_move",
         StatusCode::PAYLOAD_TOO_LARGE => "too_large",
         StatusCode::TOO_MANY_REQUESTS => "too_many_requests",
+        StatusCode::SERVICE_UNAVAILABLE => "unavailable",
         s if s.is_server_error() => "internal",
         _ => "error",
     }

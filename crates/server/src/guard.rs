@@ -32,6 +32,10 @@ pub const WS_MAX_MESSAGE: usize = 64 * 1024;
 /// A game with no stored action for this long and no clock is ended.
 pub const EXPIRY: Duration = Duration::from_secs(30 * 86_400);
 
+/// Password checks that may wait for a hashing thread: with two threads
+/// at ~30 ms a check, the last waits about half a second.
+pub const HASH_QUEUE: usize = 32;
+
 /// How the server defends itself (`tabula serve` flags).
 #[derive(Clone, Debug)]
 pub struct GuardConfig {
@@ -45,6 +49,10 @@ pub struct GuardConfig {
     pub ai_workers: usize,
     /// Games in progress one guest, account or address may hold.
     pub games_in_progress: usize,
+    /// Threads that check passwords (Argon2id, 19 MiB each).
+    pub hash_workers: usize,
+    /// Password checks that may wait for one (more get 503).
+    pub hash_queue: usize,
     /// Unfinished games untouched for this long are ended.
     pub expiry: Duration,
     /// How often to look for them.
@@ -58,6 +66,8 @@ impl Default for GuardConfig {
             trust_proxy: false,
             ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             games_in_progress: 50,
+            hash_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            hash_queue: HASH_QUEUE,
             expiry: EXPIRY,
             expiry_sweep: Duration::from_secs(3600),
         }

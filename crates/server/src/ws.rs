@@ -86,6 +86,7 @@ async fn serve(
     let player = !snapshot.you.is_empty();
     let (mut sink, mut stream) = socket.split();
     let mut closing = app.closing();
+    let mut revoked = app.revocation(visitor);
     let first = ServerMessage::Snapshot(snapshot).to_json();
     if sink.send(Message::Text(first.into())).await.is_err() {
         return;
@@ -96,6 +97,10 @@ async fn serve(
                 // 1012: the service is restarting; clients reconnect.
                 let frame = CloseFrame { code: 1012, reason: "the server is restarting".into() };
                 let _ = sink.send(Message::Close(Some(frame))).await;
+                return;
+            }
+            _ = revoked.fired() => {
+                let _ = sink.send(Message::Close(Some(signed_out()))).await;
                 return;
             }
             update = updates.recv() => {
@@ -216,6 +221,15 @@ async fn answer(
 fn move_allowed(app: &App, addr: &str, caller: &Caller) -> Result<Caller, ApiError> {
     crate::guard::allow_move(app, addr, caller)?;
     Ok(caller.clone())
+}
+
+/// The close frame of a channel whose session or token was revoked
+/// (1008, policy violation: its credentials are no longer valid).
+pub(crate) fn signed_out() -> CloseFrame {
+    CloseFrame {
+        code: 1008,
+        reason: "signed out: the session or token was revoked".into(),
+    }
 }
 
 /// Resolves when the server starts shutting down.

@@ -97,6 +97,18 @@ impl Stream {
         }
     }
 
+    /// Whether the stream ends within `wait` (lines meanwhile skipped).
+    async fn ended_within(&mut self, wait: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            match tokio::time::timeout_at(deadline, self.body.frame()).await {
+                Err(_) => return false,
+                Ok(None) => return true,
+                Ok(Some(_)) => continue,
+            }
+        }
+    }
+
     /// The next line of type `kind`, skipping others.
     async fn next_of(&mut self, kind: &str) -> Value {
         for _ in 0..20 {
@@ -123,6 +135,58 @@ async fn with_token<'a>(srv: &'a Server, name: &str, n: u8) -> (Browser<'a>, Str
         .await;
     let token = v["token"].as_str().expect("token").to_string();
     (b, token)
+}
+
+#[tokio::test]
+async fn revoking_a_token_ends_the_streams_it_opened_within_a_second() {
+    let db = temp_db("bot-revoke");
+    let srv = start(test_registry(), &db).await;
+    let (mut robo, token) = with_token(&srv, "Robo", 2).await;
+    let (st, _) = bearer(
+        &srv,
+        &token,
+        "POST",
+        "/api/bot/account/upgrade",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let second = robo
+        .expect(
+            StatusCode::CREATED,
+            "POST",
+            "/api/account/tokens",
+            json!({"description": "a second program"}),
+        )
+        .await;
+    let other = second["token"].as_str().expect("token").to_string();
+    let (game, _) = srv.create(json!({"spec": "race"})).await;
+    let mut events = Stream::open(&srv, &token, "/api/bot/stream/event").await;
+    let mut game_stream = Stream::open(&srv, &token, &format!("/api/bot/game/stream/{game}")).await;
+    let mut kept = Stream::open(&srv, &other, "/api/bot/stream/event").await;
+    game_stream.next_of("gameFull").await;
+    let listed = robo
+        .expect(StatusCode::OK, "GET", "/api/account/tokens", Value::Null)
+        .await;
+    let id = listed
+        .as_array()
+        .and_then(|l| l.iter().find(|t| t["description"] == "Robo's program"))
+        .and_then(|t| t["id"].as_str())
+        .expect("the first token")
+        .to_string();
+    robo.expect(
+        StatusCode::OK,
+        "DELETE",
+        &format!("/api/account/tokens/{id}"),
+        Value::Null,
+    )
+    .await;
+    for stream in [&mut events, &mut game_stream] {
+        assert!(stream.ended_within(Duration::from_secs(1)).await);
+    }
+    // The other token's stream is not touched.
+    assert!(!kept.ended_within(Duration::from_millis(300)).await);
+    remove_db(&db);
 }
 
 #[tokio::test]

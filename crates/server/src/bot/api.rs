@@ -132,10 +132,10 @@ async fn game_stream(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let caller = bot(&app, &headers).await?.caller("");
-    let (snapshot, updates) = app.watch(&id, &caller).await?;
+    let visitor = bot(&app, &headers).await?;
+    let (snapshot, updates) = app.watch(&id, &visitor.caller("")).await?;
     let (tx, rx) = mpsc::channel(16);
-    tokio::spawn(run_game(app, id, caller, snapshot, updates, tx));
+    tokio::spawn(run_game(app, id, visitor, snapshot, updates, tx));
     Ok(ndjson(rx))
 }
 

@@ -12,8 +12,9 @@ use crate::lobby::SeekDoc;
 use crate::protocol::{GameView, SeekId, ServerMessage, TurnInfo};
 use crate::round::actor::Msg;
 use crate::round::state::hash_token;
-use crate::round::{now_ms, random_id, Caller};
+use crate::round::{now_ms, random_id};
 use crate::store::{Doc, Store, StoreError};
+use crate::user::revoke::Revoked;
 use crate::user::session::{load_account, Visitor};
 use axum::http::StatusCode;
 use std::collections::BTreeSet;
@@ -146,6 +147,7 @@ impl App {
             return Err(ApiError::not_found(format!("no token `{id}`")));
         };
         self.store.doc_delete(KIND, &hash).await.map_err(internal)?;
+        self.revoke(Revoked::Token(id.to_string())).await;
         Ok(())
     }
 
@@ -291,6 +293,7 @@ pub(crate) async fn run_events(app: Arc<App>, visitor: Visitor, tx: mpsc::Sender
     let mut lobby = app.lobby.subscribe();
     let mut ended = app.finisher.subscribe();
     let mut closing = app.closing();
+    let mut revoked = app.revocation(&visitor);
     let mut told = Told::default();
     let mut last_sent = Instant::now();
     loop {
@@ -305,6 +308,7 @@ pub(crate) async fn run_events(app: Arc<App>, visitor: Visitor, tx: mpsc::Sender
             let quiet = last_sent + KEEP_ALIVE;
             tokio::select! {
                 _ = crate::ws::closed(&mut closing) => return,
+                _ = revoked.fired() => return,
                 _ = tx.closed() => return,
                 r = lobby.recv() => {
                     if matches!(r, Err(RecvError::Closed)) { return }
@@ -334,11 +338,13 @@ fn is_over(view: &GameView) -> bool {
 pub(crate) async fn run_game(
     app: Arc<App>,
     id: String,
-    caller: Caller,
+    visitor: Visitor,
     snapshot: GameView,
     mut updates: tokio::sync::broadcast::Receiver<crate::round::actor::Published>,
     tx: mpsc::Sender<String>,
 ) {
+    let caller = visitor.caller("");
+    let mut revoked = app.revocation(&visitor);
     let seats = snapshot.you.clone();
     let player = !seats.is_empty();
     let mut over = is_over(&snapshot);
@@ -348,6 +354,7 @@ pub(crate) async fn run_game(
     while open && !over {
         let event = tokio::select! {
             _ = crate::ws::closed(&mut closing) => break,
+            _ = revoked.fired() => break,
             _ = tx.closed() => break,
             _ = tokio::time::sleep_until(last_sent + KEEP_ALIVE) => {
                 open = send(&tx, "\n".into()).await;

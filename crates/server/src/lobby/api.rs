@@ -81,6 +81,7 @@ async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let mut changes = app.lobby.subscribe();
     let mut closing = app.closing();
+    let mut revoked = app.revocation(&visitor);
     let mut renew = tokio::time::interval(RENEW_EVERY);
     let mut dirty = true;
     loop {
@@ -96,6 +97,10 @@ async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
         }
         tokio::select! {
             _ = crate::ws::closed(&mut closing) => break,
+            _ = revoked.fired() => {
+                let _ = sink.send(Message::Close(Some(crate::ws::signed_out()))).await;
+                break;
+            }
             _ = renew.tick() => app.keep_seeks(&visitor, SEEK_ALIVE_MS).await,
             change = changes.recv() => {
                 if matches!(change, Err(tokio::sync::broadcast::error::RecvError::Closed)) {

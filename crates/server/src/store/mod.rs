@@ -78,6 +78,8 @@ pub enum Note {
     Game(String, u64),
     /// The open seeks changed.
     Lobby,
+    /// Credentials were revoked (`user::revoke::Revoked::to_note`).
+    Revoked(String),
     /// Notes may have been missed: everything should look again.
     Missed,
 }

@@ -25,6 +25,8 @@ const CHANNEL: &str = "tabula_games";
 
 /// The note of a change of the open seeks (game ids never start with `~`).
 const LOBBY_NOTE: &str = "~lobby 0";
+/// The prefix of a revocation's note (no game id starts with `!`).
+const REVOKED_NOTE: &str = "!";
 
 #[derive(Clone)]
 pub struct Postgres {
@@ -255,6 +257,7 @@ impl Postgres {
         let payload = match note {
             Note::Game(id, version) => format!("{id} {version}"),
             Note::Lobby => LOBBY_NOTE.to_string(),
+            Note::Revoked(text) => format!("{REVOKED_NOTE}{text}"),
             Note::Missed => return Ok(()),
         };
         let client = self.client().await?;
@@ -558,6 +561,8 @@ impl Listening {
         while let Some(payload) = self.notes.recv().await {
             let note = if payload == LOBBY_NOTE {
                 Note::Lobby
+            } else if let Some(text) = payload.strip_prefix(REVOKED_NOTE) {
+                Note::Revoked(text.to_string())
             } else {
                 let Some((game, version)) = payload.split_once(' ') else {
                     continue;

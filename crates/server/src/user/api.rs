@@ -1,8 +1,11 @@
 //! The account endpoints: sign up, in and out, the session, password,
 //! deletion, and the pages of players (`docs/api.md`).
 
+use super::device::Device;
+use super::hasher::HashError;
+use super::revoke::Revoked;
 use super::session::{self, Visitor};
-use super::{check_name, check_password, hash_password, verify_password, Account};
+use super::{check_name, check_password, Account};
 use crate::api::{body, client_address, visitor_for_change, Answer};
 use crate::app::App;
 use crate::error::ApiError;
@@ -62,18 +65,25 @@ fn me_of(account: &Account) -> Me {
     }
 }
 
-/// Hash off the async threads (Argon2id is slow on purpose).
-async fn hash(password: String) -> Result<String, ApiError> {
-    tokio::task::spawn_blocking(move || hash_password(&password))
-        .await
-        .map_err(internal)?
-        .map_err(internal)
+impl From<HashError> for ApiError {
+    fn from(e: HashError) -> Self {
+        match e {
+            HashError::Busy => ApiError::unavailable(
+                "the server is busy checking passwords: try again in a moment",
+                1,
+            ),
+            HashError::Failed(e) => internal(e),
+        }
+    }
 }
 
-async fn verify(password: String, hash: String) -> Result<bool, ApiError> {
-    tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .map_err(internal)
+/// Hash a new password on the hashing pool (Argon2id is slow on purpose).
+async fn hash(app: &App, password: String) -> Result<String, ApiError> {
+    Ok(app.hasher.hash(password).await?)
+}
+
+async fn verify(app: &App, password: String, hash: String) -> Result<bool, ApiError> {
+    Ok(app.hasher.verify(password, hash).await?)
 }
 
 /// A hash nobody's password matches, checked for unknown names so that
@@ -81,8 +91,44 @@ async fn verify(password: String, hash: String) -> Result<bool, ApiError> {
 fn dummy_hash() -> String {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DUMMY
-        .get_or_init(|| hash_password(&crate::round::random_token()).unwrap_or_default())
+        .get_or_init(|| {
+            super::hasher::hash_with(&mut Vec::new(), &crate::round::random_token())
+                .unwrap_or_default()
+        })
         .clone()
+}
+
+/// Read a sign-up or sign-in body: at most 64 KB (413 beyond).
+async fn credentials(req: Request) -> Result<Credentials, ApiError> {
+    let bytes = axum::body::to_bytes(req.into_body(), CREDENTIALS_MAX)
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "a sign-in or sign-up body has at most 64 KB",
+            )
+        })?;
+    body(&bytes)
+}
+
+/// The largest sign-up or sign-in body.
+const CREDENTIALS_MAX: usize = 64 * 1024;
+
+/// Remember this browser in the account (it signed in with the right
+/// password), saving the account if that changed it; a lost race only
+/// means the browser is remembered next time.
+async fn remember_device(
+    app: &App,
+    key: &str,
+    version: u64,
+    mut account: Account,
+    device: &Device,
+) {
+    if device.remember_in(&mut account) {
+        if let Err(e) = save_account(app, key, version, &account).await {
+            tracing::warn!("remembering a browser of {key}: {e}");
+        }
+    }
 }
 
 /// Replace the visitor's session by one for `user` (a new cookie, so a
@@ -101,25 +147,34 @@ async fn restart_session(
 async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, ApiError> {
     let address = client_address(&req);
     let headers = req.headers().clone();
-    let bytes = axum::body::to_bytes(req.into_body(), 64 * 1024)
-        .await
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let creds: Credentials = body(&bytes)?;
+    let creds = credentials(req).await?;
     let key = check_name(&creds.username).map_err(ApiError::bad_request)?;
     check_password(&creds.password).map_err(ApiError::bad_request)?;
     let visitor = visitor_for_change(&app, &headers).await?;
+    let taken = || {
+        ApiError::new(
+            StatusCode::CONFLICT,
+            format!("the name `{}` is taken", creds.username),
+        )
+    };
+    // Only a sign-up that would make an account counts against the
+    // address: a club whose members try taken names is not held back.
+    if session::load_account(&app.store, &key).await?.is_some() {
+        return Err(taken());
+    }
     app.limits
         .signup_address
         .check(&address)
         .map_err(|wait| ApiError::too_many(app.limits.signup_address.what(), wait))?;
-    let account = Account {
+    let device = Device::of(&headers);
+    let mut account = Account {
         name: creds.username.clone(),
-        password: hash(creds.password).await?,
+        password: hash(&app, creds.password).await?,
         created: now_ms(),
         guest: visitor.guest.clone(),
-        deleted: false,
-        bot: false,
+        ..Account::default()
     };
+    device.remember_in(&mut account);
     let doc = Doc {
         kind: "user",
         id: key.clone(),
@@ -131,12 +186,7 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     };
     match app.store.doc_insert(doc).await {
         Ok(()) => {}
-        Err(StoreError::Conflict) => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                format!("the name `{}` is taken", creds.username),
-            ))
-        }
+        Err(StoreError::Conflict) => return Err(taken()),
         Err(e) => return Err(internal(e)),
     }
     let cookie = restart_session(&app, &visitor, Some(key.clone())).await?;
@@ -147,12 +197,11 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
         let rebind = Rebind::To(format!("u:{key}"));
         tokio::spawn(async move { rename_everywhere(&app, &[guest], &name, &rebind).await });
     }
-    Ok(with_cookie(
-        StatusCode::CREATED,
-        &cookie,
-        &headers,
-        me_of(&account),
-    ))
+    let mut res = with_cookie(StatusCode::CREATED, &cookie, &headers, me_of(&account));
+    if let Some(set) = device.set_cookie(&headers) {
+        res.headers_mut().append(header::SET_COOKIE, set);
+    }
+    Ok(res)
 }
 
 /// Show `name` on every seat of `owners` in every game, and rebind them.
@@ -176,38 +225,44 @@ async fn rename_everywhere(app: &Arc<App>, owners: &[String], name: &str, rebind
 async fn sign_in(State(app): State<Arc<App>>, req: Request) -> Result<Response, ApiError> {
     let address = client_address(&req);
     let headers = req.headers().clone();
-    let bytes = axum::body::to_bytes(req.into_body(), 64 * 1024)
-        .await
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let creds: Credentials = body(&bytes)?;
+    let creds = credentials(req).await?;
     let visitor = visitor_for_change(&app, &headers).await?;
     let key = creds.username.to_ascii_lowercase();
-    for (limit, k) in [
-        (&app.limits.login_address, address.as_str()),
-        (&app.limits.login_name, key.as_str()),
-    ] {
+    let stored = session::load_account(&app.store, &key)
+        .await?
+        .filter(|(_, a)| !a.deleted);
+    let device = Device::of(&headers);
+    // A browser the account knows is limited on its own; others per
+    // address and per name, so guesses from elsewhere never lock the
+    // owner out (OWASP's device cookies).
+    let checks = if stored.as_ref().is_some_and(|(_, a)| device.known_to(a)) {
+        vec![(&app.limits.login_device, device.id())]
+    } else {
+        vec![
+            (&app.limits.login_address, address),
+            (&app.limits.login_name, key.clone()),
+        ]
+    };
+    for (limit, k) in checks {
         limit
-            .check(k)
+            .check(&k)
             .map_err(|wait| ApiError::too_many(limit.what(), wait))?;
     }
-    let account = session::load_account(&app.store, &key)
-        .await?
-        .map(|(_, a)| a)
-        .filter(|a| !a.deleted);
-    let hash = account
+    let hash = stored
         .as_ref()
-        .map_or_else(dummy_hash, |a| a.password.clone());
-    let matches = verify(creds.password, hash).await?;
-    let Some(account) = account.filter(|_| matches) else {
+        .map_or_else(dummy_hash, |(_, a)| a.password.clone());
+    let matches = verify(&app, creds.password, hash).await?;
+    let Some((version, account)) = stored.filter(|_| matches) else {
         return Err(ApiError::unauthorized("wrong user name or password"));
     };
-    let cookie = restart_session(&app, &visitor, Some(key)).await?;
-    Ok(with_cookie(
-        StatusCode::OK,
-        &cookie,
-        &headers,
-        me_of(&account),
-    ))
+    let cookie = restart_session(&app, &visitor, Some(key.clone())).await?;
+    let me = me_of(&account);
+    remember_device(&app, &key, version, account, &device).await;
+    let mut res = with_cookie(StatusCode::OK, &cookie, &headers, me);
+    if let Some(set) = device.set_cookie(&headers) {
+        res.headers_mut().append(header::SET_COOKIE, set);
+    }
+    Ok(res)
 }
 
 async fn sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, ApiError> {
@@ -289,18 +344,28 @@ async fn change_password(
     bytes: Bytes,
 ) -> Answer<Done> {
     let req: PasswordChange = body(&bytes)?;
-    let (_, key, version, mut account) = signed_in(&app, &headers).await?;
-    app.limits
-        .login_name
-        .check(&key)
-        .map_err(|wait| ApiError::too_many(app.limits.login_name.what(), wait))?;
-    if !verify(req.old, account.password.clone()).await? {
+    let (visitor, key, version, mut account) = signed_in(&app, &headers).await?;
+    check_password_limit(&app, &key)?;
+    if !verify(&app, req.old, account.password.clone()).await? {
         return Err(ApiError::forbidden("the current password is wrong"));
     }
     check_password(&req.new).map_err(ApiError::bad_request)?;
-    account.password = hash(req.new).await?;
+    account.password = hash(&app, req.new).await?;
     save_account(&app, &key, version, &account).await?;
+    // Whoever knew the old password is signed out everywhere else, and
+    // their live channels close.
+    session::end_all(&app.store, &key, visitor.session.as_deref()).await?;
+    let keep = visitor.session;
+    app.revoke(Revoked::Account { key, keep }).await;
     Ok(Json(Done {}))
+}
+
+/// Password checks of a signed-in account are limited per account.
+fn check_password_limit(app: &App, key: &str) -> Result<(), ApiError> {
+    app.limits
+        .password
+        .check(key)
+        .map_err(|wait| ApiError::too_many(app.limits.password.what(), wait))
 }
 
 async fn delete_account(
@@ -309,17 +374,17 @@ async fn delete_account(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let req: AccountDeletion = body(&bytes)?;
-    let (visitor, key, version, mut account) = signed_in(&app, &headers).await?;
-    if !verify(req.password, account.password.clone()).await? {
+    let (_, key, version, mut account) = signed_in(&app, &headers).await?;
+    check_password_limit(&app, &key)?;
+    if !verify(&app, req.password, account.password.clone()).await? {
         return Err(ApiError::forbidden("the password is wrong"));
     }
     let owners = account.identities();
     account.deleted = true;
     account.password.clear();
     save_account(&app, &key, version, &account).await?;
-    if let Some(id) = &visitor.session {
-        session::end(&app.store, id).await?;
-    }
+    session::end_all(&app.store, &key, None).await?;
+    app.revoke(Revoked::Account { key, keep: None }).await;
     let app2 = Arc::clone(&app);
     tokio::spawn(
         async move { rename_everywhere(&app2, &owners, "deleted", &Rebind::Release).await },

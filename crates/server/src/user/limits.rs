@@ -46,11 +46,19 @@ impl Limit {
 
 /// Every limit of the server.
 pub struct Limits {
-    /// Sign-in attempts per user name.
+    /// Sign-in attempts per user name, from browsers the account does not
+    /// know (`user::device`).
     pub login_name: Limit,
-    /// Sign-in attempts per client address.
+    /// Sign-in attempts from a browser the account knows, per browser.
+    pub login_device: Limit,
+    /// Password checks of a signed-in account (changing the password,
+    /// deleting the account), per account.
+    pub password: Limit,
+    /// Sign-in attempts per client address, from browsers the account does
+    /// not know.
     pub login_address: Limit,
-    /// Accounts made per client address.
+    /// Accounts made per client address (only requests that would make
+    /// one: a taken or malformed name does not count).
     pub signup_address: Limit,
     /// Chat lines per identity (or token).
     pub chat: Limit,
@@ -80,8 +88,14 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             login_name: Limit::new("sign-in attempts for this name", 5, Duration::from_secs(60)),
+            login_device: Limit::new(
+                "sign-in attempts from this browser",
+                10,
+                Duration::from_secs(60),
+            ),
+            password: Limit::new("password checks", 5, Duration::from_secs(60)),
             login_address: Limit::new("sign-in attempts", 20, Duration::from_secs(15)),
-            signup_address: Limit::new("new accounts", 5, Duration::from_secs(600)),
+            signup_address: Limit::new("new accounts", 12, Duration::from_secs(300)),
             chat: Limit::new("chat messages", 5, Duration::from_secs(3)),
             chat_address: Limit::new("chat messages", 20, Duration::from_secs(1)),
             seeks: Limit::new("challenges", 10, Duration::from_secs(6)),
@@ -101,6 +115,8 @@ impl Limits {
     pub fn prune(&self) {
         for l in [
             &self.login_name,
+            &self.login_device,
+            &self.password,
             &self.login_address,
             &self.signup_address,
             &self.chat,

@@ -8,7 +8,10 @@
 //! guest's identity as well, so the guest's games follow it.
 
 pub mod api;
+pub mod device;
+pub mod hasher;
 pub mod limits;
+pub mod revoke;
 pub mod session;
 
 use serde::{Deserialize, Serialize};
@@ -22,7 +25,7 @@ pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 8..=128;
 const RESERVED: &[&str] = &["deleted", "guest", "anonymous", "admin", "tabula", "ai"];
 
 /// An account as stored (`docs` kind `user`, id = the name in lower case).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Account {
     /// As the player wrote it.
     pub name: String,
@@ -39,6 +42,10 @@ pub struct Account {
     /// marked as a bot wherever it shows, and is not rated against people.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bot: bool,
+    /// The browsers it was signed in from (hashes of their device cookies,
+    /// oldest first; `device`): they are not held back by others' guesses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<String>,
 }
 
 impl Account {
@@ -91,27 +98,6 @@ pub fn check_password(password: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Hash a password with Argon2id (the crate's defaults: 19 MiB, 2 passes),
-/// salted; slow on purpose, so call it off the async threads.
-pub fn hash_password(password: &str) -> Result<String, String> {
-    use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
-    let salt = SaltString::generate(&mut OsRng);
-    argon2::Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| format!("cannot hash the password: {e}"))
-}
-
-/// Whether `password` matches `hash` (false for a malformed hash).
-pub fn verify_password(password: &str, hash: &str) -> bool {
-    use argon2::password_hash::{PasswordHash, PasswordVerifier};
-    PasswordHash::new(hash).is_ok_and(|h| {
-        argon2::Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,18 +116,5 @@ mod tests {
             assert!(check_name(bad).is_err(), "{bad}");
         }
         assert_eq!(check_name("BoB"), check_name("bob"));
-    }
-
-    #[test]
-    fn passwords_hash_with_argon2id_and_verify() {
-        assert!(check_password("short").is_err());
-        assert!(check_password("long enough").is_ok());
-        let h = hash_password("correct horse").expect("hash");
-        assert!(h.starts_with("$argon2id$"), "{h}");
-        assert!(verify_password("correct horse", &h));
-        assert!(!verify_password("correct horsE", &h));
-        assert!(!verify_password("correct horse", "not a hash"));
-        // Salted: the same password hashes differently.
-        assert_ne!(h, hash_password("correct horse").expect("hash"));
     }
 }

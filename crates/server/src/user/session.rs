@@ -74,13 +74,19 @@ impl Visitor {
 
 /// The session cookie's value in `headers`, if any.
 pub fn cookie(headers: &HeaderMap) -> Option<String> {
+    cookie_named(headers, COOKIE)
+}
+
+/// The value of cookie `name` in `headers`, if any (our cookies are at
+/// most 64 characters: a longer value is no cookie of ours).
+pub fn cookie_named(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == COOKIE)
+        .find(|(k, _)| *k == name)
         .map(|(_, v)| v.to_string())
         .filter(|v| !v.is_empty() && v.len() <= 64)
 }
@@ -106,10 +112,15 @@ fn https(headers: &HeaderMap) -> bool {
 
 /// The `Set-Cookie` value of a new session cookie.
 pub fn set_cookie(value: &str, headers: &HeaderMap) -> HeaderValue {
+    set_cookie_named(COOKIE, value, headers)
+}
+
+/// The `Set-Cookie` value of our cookie `name` (HttpOnly, SameSite=Lax, a
+/// year, Secure over HTTPS).
+pub fn set_cookie_named(name: &str, value: &str, headers: &HeaderMap) -> HeaderValue {
     let secure = if https(headers) { "; Secure" } else { "" };
     let max_age = SESSION_DAYS * 86_400;
-    let text =
-        format!("{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}");
+    let text = format!("{name}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}");
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
@@ -219,4 +230,28 @@ pub async fn start(
 pub async fn end(store: &Store, id: &str) -> Result<(), ApiError> {
     store.doc_delete("session", id).await.map_err(failed)?;
     Ok(())
+}
+
+/// End every session signed in to account `key` but `keep` (a password
+/// change signs out the other browsers); how many ended.
+pub async fn end_all(store: &Store, key: &str, keep: Option<&str>) -> Result<u64, ApiError> {
+    let mut ended = 0;
+    loop {
+        let docs = store
+            .doc_list("session", Some(key), 0, 500)
+            .await
+            .map_err(failed)?;
+        let others: Vec<_> = docs
+            .iter()
+            .filter(|d| Some(d.id.as_str()) != keep)
+            .collect();
+        if others.is_empty() {
+            return Ok(ended);
+        }
+        for d in others {
+            if store.doc_delete("session", &d.id).await.map_err(failed)? {
+                ended += 1;
+            }
+        }
+    }
 }

@@ -182,6 +182,8 @@ pub fn ply(s: &Value) -> u64 {
 pub struct Browser<'a> {
     pub srv: &'a Server,
     pub cookie: Option<String>,
+    /// The device cookie (`tabula_device`): set once this browser signed in.
+    pub device: Option<String>,
     pub origin: Option<String>,
     pub address: std::net::SocketAddr,
 }
@@ -191,6 +193,7 @@ impl<'a> Browser<'a> {
         Browser {
             srv,
             cookie: None,
+            device: None,
             origin: Some("http://tabula.test".into()),
             address: std::net::SocketAddr::from(([10, 0, 0, n], 5000)),
         }
@@ -222,8 +225,15 @@ impl<'a> Browser<'a> {
         if let Some(o) = &self.origin {
             req = req.header("origin", o.as_str());
         }
-        if let Some(c) = &self.cookie {
-            req = req.header("cookie", format!("tabula_session={c}"));
+        let cookies: Vec<String> = [
+            ("tabula_session", &self.cookie),
+            ("tabula_device", &self.device),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.as_ref().map(|v| format!("{name}={v}")))
+        .collect();
+        if !cookies.is_empty() {
+            req = req.header("cookie", cookies.join("; "));
         }
         let mut req = req.body(body).expect("request");
         req.extensions_mut()
@@ -237,14 +247,21 @@ impl<'a> Browser<'a> {
             .expect("response");
         let status = res.status();
         let headers = res.headers().clone();
-        if let Some(set) = headers.get("set-cookie").and_then(|v| v.to_str().ok()) {
-            let value = set
+        for set in headers
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+        {
+            let (name, value) = set
                 .split(';')
                 .next()
                 .and_then(|kv| kv.split_once('='))
-                .map(|(_, v)| v.to_string())
                 .unwrap_or_default();
-            self.cookie = (!value.is_empty()).then_some(value);
+            let value = (!value.is_empty()).then(|| value.to_string());
+            match name {
+                "tabula_device" => self.device = value,
+                _ => self.cookie = value,
+            }
         }
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
         let value = serde_json::from_slice(&bytes)

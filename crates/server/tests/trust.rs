@@ -1,0 +1,203 @@
+//! Trust under attack: guesses from elsewhere never lock an owner out of a
+//! browser they signed in from, a club on one address signs up and plays
+//! while a flood from that address is still held back, and revoking what
+//! signed a live channel closes it.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{live, remove_db, start, temp_db, test_registry, Browser};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn wrong(name: &str) -> Value {
+    json!({"username": name, "password": "not the password"})
+}
+
+fn right(name: &str) -> Value {
+    json!({"username": name, "password": "a good password"})
+}
+
+#[tokio::test]
+async fn a_known_browser_signs_in_while_strangers_keep_guessing() {
+    let db = temp_db("trust-device");
+    let srv = start(test_registry(), &db).await;
+    let mut owner = Browser::new(&srv, 1);
+    owner.sign_up("Owner").await;
+    assert!(owner.device.is_some(), "signing up remembers the browser");
+    owner
+        .expect(StatusCode::OK, "POST", "/api/logout", Value::Null)
+        .await;
+
+    // Twenty addresses guess, three times each.
+    let mut refused = 0;
+    for n in 0..20u8 {
+        let mut attacker = Browser::new(&srv, 100 + n);
+        for _ in 0..3 {
+            let (st, _) = attacker.call("POST", "/api/login", wrong("owner")).await;
+            assert_ne!(st, StatusCode::OK);
+            refused += usize::from(st == StatusCode::TOO_MANY_REQUESTS);
+        }
+    }
+    assert!(refused >= 50, "the attacker is held back: {refused} of 60");
+
+    // The owner's own browser is not: it signs in at once.
+    owner
+        .expect(StatusCode::OK, "POST", "/api/login", right("Owner"))
+        .await;
+    // A browser the account does not know, even with the right password
+    // and on the owner's address, waits like the attacker.
+    let mut new_browser = Browser::new(&srv, 1);
+    let (st, _) = new_browser.call("POST", "/api/login", right("owner")).await;
+    assert_eq!(st, StatusCode::TOO_MANY_REQUESTS);
+    // A stolen device cookie is limited on its own: ten tries (the owner's
+    // sign-in was one), then 429.
+    let mut thief = Browser::new(&srv, 150);
+    thief.device = owner.device.clone();
+    let mut statuses = Vec::new();
+    for _ in 0..11 {
+        statuses.push(thief.call("POST", "/api/login", wrong("owner")).await.0);
+    }
+    assert_eq!(statuses[..9], [StatusCode::UNAUTHORIZED; 9]);
+    assert_eq!(statuses[9..], [StatusCode::TOO_MANY_REQUESTS; 2]);
+    remove_db(&db);
+}
+
+#[tokio::test]
+async fn nine_players_on_one_address_sign_up_and_join_while_a_flood_is_refused() {
+    let db = temp_db("trust-club");
+    let srv = start(test_registry(), &db).await;
+    let mut club: Vec<Browser> = (0..9).map(|_| Browser::new(&srv, 7)).collect();
+    // Someone takes Ana first (elsewhere): names already taken do not count
+    // against the café's address.
+    Browser::new(&srv, 8).sign_up("Ana").await;
+    for b in club.iter_mut() {
+        b.expect(StatusCode::CONFLICT, "POST", "/api/account", right("ana"))
+            .await;
+    }
+    for (i, b) in club.iter_mut().enumerate() {
+        b.sign_up(&format!("club{i}")).await;
+        b.expect(StatusCode::OK, "POST", "/api/logout", Value::Null)
+            .await;
+    }
+    // Three of them mistype their password first.
+    for b in club.iter_mut().take(3) {
+        b.expect(
+            StatusCode::UNAUTHORIZED,
+            "POST",
+            "/api/login",
+            wrong("club0"),
+        )
+        .await;
+    }
+    for (i, b) in club.iter_mut().enumerate() {
+        b.sign_in(&format!("club{i}")).await;
+    }
+    let base = json!({"name": "Café", "spec": "race(players=3)", "format": "tables",
+        "clock": {"initial_s": 120, "increment_s": 2},
+        "starts": now_ms() + 3_600_000, "rounds": 3});
+    let created = club[0]
+        .expect(StatusCode::OK, "POST", "/api/tournaments", base)
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    for b in club.iter_mut() {
+        let path = format!("/api/tournaments/{id}/join");
+        b.expect(StatusCode::OK, "POST", &path, Value::Null).await;
+    }
+
+    // A flood from the same address: new accounts and guesses are refused.
+    let mut flood = Browser::new(&srv, 7);
+    let mut refused = (0, 0);
+    for n in 0..20 {
+        let name = format!("spam{n}");
+        if flood.call("POST", "/api/account", right(&name)).await.0 == StatusCode::TOO_MANY_REQUESTS
+        {
+            refused.0 += 1;
+        }
+        flood.cookie = None;
+        flood.device = None;
+    }
+    for n in 0..30 {
+        let (st, _) = flood
+            .call("POST", "/api/login", wrong(&format!("club{}", n % 9)))
+            .await;
+        refused.1 += usize::from(st == StatusCode::TOO_MANY_REQUESTS);
+    }
+    assert!(refused.0 >= 15, "sign-ups: {refused:?}");
+    assert!(refused.1 >= 10, "sign-ins: {refused:?}");
+    // The club's own browsers still sign in.
+    for (i, b) in club.iter_mut().enumerate() {
+        b.sign_in(&format!("club{i}")).await;
+    }
+    remove_db(&db);
+}
+
+/// The next message of `ws` within a second: its close frame's code, or
+/// `None` for any other message.
+async fn closed_within_a_second(ws: &mut common::Ws) -> Option<u16> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(1), ws.next())
+            .await
+            .expect("the channel closes within 1 s");
+        match msg {
+            Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+            Some(Ok(_)) => continue,
+            None | Some(Err(_)) => return None,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_password_change_signs_out_other_browsers_and_closes_their_channels() {
+    let db = temp_db("trust-revoke");
+    let srv = start(test_registry(), &db).await;
+    let mut here = Browser::new(&srv, 1);
+    here.sign_up("Ann").await;
+    let mut there = Browser::new(&srv, 2);
+    there.sign_in("Ann").await;
+    let (game, _) = srv.create(json!({"spec": "race"})).await;
+    let path = format!("/api/games/{game}/ws");
+    let mut here_ws = live(&srv, here.cookie.as_deref().unwrap_or(""), &path).await;
+    let mut there_ws = live(&srv, there.cookie.as_deref().unwrap_or(""), &path).await;
+    let mut there_lobby = live(&srv, there.cookie.as_deref().unwrap_or(""), "/api/lobby/ws").await;
+    // Both channels are open: each has its snapshot.
+    for ws in [&mut here_ws, &mut there_ws, &mut there_lobby] {
+        assert!(ws.next().await.is_some());
+    }
+    here.expect(
+        StatusCode::OK,
+        "POST",
+        "/api/account/password",
+        json!({"old": "a good password", "new": "another good one"}),
+    )
+    .await;
+    assert_eq!(closed_within_a_second(&mut there_ws).await, Some(1008));
+    assert_eq!(closed_within_a_second(&mut there_lobby).await, Some(1008));
+    there
+        .expect(StatusCode::UNAUTHORIZED, "GET", "/api/me", Value::Null)
+        .await;
+    // The browser that changed it stays signed in, its channel open.
+    here.expect(StatusCode::OK, "GET", "/api/me", Value::Null)
+        .await;
+    let quiet = tokio::time::timeout(Duration::from_millis(300), here_ws.next()).await;
+    assert!(quiet.is_err(), "nothing came: {quiet:?}");
+
+    // Deleting the account closes the rest.
+    here.expect(
+        StatusCode::OK,
+        "DELETE",
+        "/api/account",
+        json!({"password": "another good one"}),
+    )
+    .await;
+    assert_eq!(closed_within_a_second(&mut here_ws).await, Some(1008));
+    remove_db(&db);
+}
