@@ -32,6 +32,18 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# pg_ctl as the cluster's owner: `run_server DIR start|stop`.
+run_server() {
+  local dir=$1 verb=$2 bin run=()
+  bin=$(pg_bin)
+  if [ "$(id -u)" -eq 0 ]; then run=(runuser -u "$(stat -c %U "$dir")" --); fi
+  local port mode=()
+  port=$(cat "$dir/port")
+  [ "$verb" = stop ] && mode=(-m fast)
+  "${run[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 "${mode[@]}" \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=on -c max_connections=200" "$verb" >/dev/null
+}
+
 start() {
   install_pg || { echo "postgres.sh: PostgreSQL cannot be installed here" >&2; exit 1; }
   local bin dir port run
@@ -49,8 +61,8 @@ start() {
   fi
   "${run[@]}" "$bin/initdb" -D "$dir/data" -U tabula --auth=trust -E UTF8 --no-instructions >"$dir/initdb.log" 2>&1 \
     || { echo "postgres.sh: initdb failed:" >&2; cat "$dir/initdb.log" >&2; exit 1; }
-  "${run[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=on -c max_connections=200" start >/dev/null \
+  echo "$port" >"$dir/port"
+  run_server "$dir" start \
     || { echo "postgres.sh: the server did not start:" >&2; cat "$dir/server.log" >&2; exit 1; }
   echo "export TABULA_TEST_PG='postgres://tabula@127.0.0.1:$port/postgres'"
   echo "export TABULA_PG_DIR='$dir'"
@@ -68,5 +80,9 @@ stop() {
 case "${1:-}" in
   start) start ;;
   stop) stop "${2:?the folder printed by start}" ;;
-  *) echo "usage: $0 start | stop DIR" >&2; exit 2 ;;
+  # Stop and start the same cluster (the fault tests: the database restarts
+  # under a running server).
+  pause) run_server "${2:?the folder printed by start}" stop ;;
+  resume) run_server "${2:?the folder printed by start}" start ;;
+  *) echo "usage: $0 start | stop DIR | pause DIR | resume DIR" >&2; exit 2 ;;
 esac

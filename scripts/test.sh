@@ -30,6 +30,8 @@ echo "== tabula engine: one full game of each game through scripts/engine-match.
 bash scripts/engine-tests.sh
 echo "== the sample bot against a real server =="
 bash scripts/bot-tests.sh
+echo "== fault tests: a sign-in flood, a full disk, PostgreSQL restarted =="
+bash scripts/fault-tests.sh
 
 if [ -f scripts/browser-tests.sh ]; then
   bash scripts/browser-tests.sh

@@ -109,17 +109,28 @@ pub(crate) fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
 
 pub(crate) type Answer<T> = Result<Json<T>, ApiError>;
 
-/// Whether the server and its database answer (for load balancers).
+/// Whether the server and its database answer, and its writes succeed
+/// (for load balancers and monitors).
 async fn health(State(app): State<Arc<App>>) -> Response {
-    let (status, games) = match app.stored_games().await {
-        Ok(n) => (axum::http::StatusCode::OK, n),
+    let (games, reason) = match app.stored_games().await {
+        Ok(n) => (
+            n,
+            app.failing_writes()
+                .await
+                .map(|e| format!("writes fail: {e}")),
+        ),
         Err(e) => {
             tracing::error!("health check: {e}");
-            (axum::http::StatusCode::SERVICE_UNAVAILABLE, 0)
+            (0, Some(format!("the database does not answer: {e}")))
         }
     };
+    let status = if reason.is_none() {
+        axum::http::StatusCode::OK
+    } else {
+        axum::http::StatusCode::SERVICE_UNAVAILABLE
+    };
     let body = Health {
-        status: if status.is_success() {
+        status: if reason.is_none() {
             "ok"
         } else {
             "unavailable"
@@ -128,6 +139,7 @@ async fn health(State(app): State<Arc<App>>) -> Response {
         store: app.store_engine().into(),
         games,
         live: app.live_games(),
+        reason,
     };
     (status, Json(body)).into_response()
 }

@@ -284,6 +284,12 @@ impl App {
         self.store.count().await
     }
 
+    /// Why the database's writes fail, if they do (after trying one).
+    pub async fn failing_writes(&self) -> Option<String> {
+        self.store.probe_writes(self.now()).await;
+        self.store.failing()
+    }
+
     /// `sqlite` or `postgres`.
     pub fn store_engine(&self) -> &'static str {
         self.store.engine()
@@ -819,7 +825,7 @@ pub(crate) fn store_error(e: StoreError) -> RoundError {
     match e {
         StoreError::Conflict => RoundError::Busy,
         StoreError::Missing => RoundError::Internal("the game is missing from the database".into()),
-        StoreError::Failed(e) => RoundError::Internal(e),
+        StoreError::Failed(_) => RoundError::Unavailable,
     }
 }
 

@@ -93,6 +93,7 @@ pub fn status_of(e: &RoundError) -> StatusCode {
         RoundError::Rules(e) if e.kind == ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
         RoundError::Rules(_) | RoundError::BadRequest(_) => StatusCode::BAD_REQUEST,
         RoundError::AiBusy => StatusCode::TOO_MANY_REQUESTS,
+        RoundError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         RoundError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -158,6 +159,7 @@ pub fn code_of(e: &RoundError) -> (&'static str, Vec<(&'static str, String)>) {
         RoundError::NoClaim => "no_claim",
         RoundError::AiBusy => "ai_busy",
         RoundError::Busy => "busy",
+        RoundError::Unavailable => "unavailable",
         RoundError::Internal(_) => "internal",
     };
     (code, Vec::new())
@@ -169,9 +171,37 @@ impl From<RoundError> for ApiError {
         ApiError {
             status: status_of(&e),
             message: e.to_string(),
-            retry_after: (e == RoundError::AiBusy).then_some(1),
+            retry_after: match e {
+                RoundError::AiBusy => Some(1),
+                RoundError::Unavailable => Some(STORE_RETRY_S),
+                _ => None,
+            },
             code,
             vars,
+        }
+    }
+}
+
+/// Seconds a client waits before asking again while the database is out
+/// of reach.
+pub const STORE_RETRY_S: u64 = 5;
+
+/// A store failure as answered: a conflict is 409, a fault 503 with
+/// `Retry-After` and words a person understands (the driver's own are
+/// logged, not sent).
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        use crate::store::StoreError;
+        match e {
+            StoreError::Conflict => ApiError::new(
+                StatusCode::CONFLICT,
+                "it changed at the same moment elsewhere: try again",
+            ),
+            StoreError::Missing => RoundError::Internal(e.to_string()).into(),
+            StoreError::Failed(cause) => {
+                tracing::debug!("database: {cause}");
+                RoundError::Unavailable.into()
+            }
         }
     }
 }

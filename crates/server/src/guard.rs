@@ -343,7 +343,7 @@ pub(crate) async fn remember_creator(
 }
 
 fn failed(e: crate::store::StoreError) -> ApiError {
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+    ApiError::from(e)
 }
 
 /// `POST /api/games`, guarded: limits, quota, then the game.

@@ -234,6 +234,10 @@ pub struct Health {
     pub games: u64,
     /// Games in this instance's memory now.
     pub live: usize,
+    /// Why the status is `unavailable`: the database does not answer, or
+    /// its writes fail (a full disk, say) and have not succeeded since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// `GET /api/metrics`: what this instance's AI workers and games are doing.

@@ -82,7 +82,7 @@ async fn tokens_of(app: &App, key: &str) -> Result<Vec<(String, TokenDoc)>, ApiE
         .store
         .doc_list(KIND, Some(key), now_ms(), 1000)
         .await
-        .map_err(internal)?;
+        .map_err(ApiError::from)?;
     Ok(docs
         .into_iter()
         .filter_map(|d| Some((d.id, serde_json::from_str(&d.body).ok()?)))
@@ -119,7 +119,7 @@ impl App {
             created: body.created,
             expires: None,
         };
-        self.store.doc_insert(doc).await.map_err(internal)?;
+        self.store.doc_insert(doc).await.map_err(ApiError::from)?;
         Ok(TokenCreated {
             id: body.id,
             token,
@@ -146,7 +146,10 @@ impl App {
         let Some((hash, _)) = found else {
             return Err(ApiError::not_found(format!("no token `{id}`")));
         };
-        self.store.doc_delete(KIND, &hash).await.map_err(internal)?;
+        self.store
+            .doc_delete(KIND, &hash)
+            .await
+            .map_err(ApiError::from)?;
         self.revoke(Revoked::Token(id.to_string())).await;
         Ok(())
     }
@@ -158,7 +161,7 @@ impl App {
                 .store
                 .player_games(ids, over, 1, 0)
                 .await
-                .map_err(internal)?;
+                .map_err(ApiError::from)?;
             if !games.is_empty() {
                 return Ok(true);
             }
@@ -181,7 +184,10 @@ impl App {
             ));
         }
         if seek.to.as_deref() == Some(key.as_str()) {
-            self.store.doc_delete("seek", id).await.map_err(internal)?;
+            self.store
+                .doc_delete("seek", id)
+                .await
+                .map_err(ApiError::from)?;
             self.lobby_changed().await;
             return Ok(());
         }

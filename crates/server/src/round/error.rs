@@ -53,9 +53,17 @@ pub enum RoundError {
     Busy,
     /// Too many hints wait for the AI workers: ask again in a moment.
     AiBusy,
-    /// The server could not do it (storage, a failed task).
+    /// The database cannot be written or read now (down, restarting, a
+    /// full disk): nothing was changed, try again in a few seconds.
+    Unavailable,
+    /// The server could not do it (a failed task).
     Internal(String),
 }
+
+/// What a person is told while the database cannot be used (the cause is
+/// in the logs and `/healthz`, not in the answer).
+pub const UNAVAILABLE: &str =
+    "the server cannot use its database right now: nothing was changed, try again in a few seconds";
 
 impl From<tabula_core::Error> for RoundError {
     fn from(e: tabula_core::Error) -> Self {
@@ -79,6 +87,7 @@ impl fmt::Display for RoundError {
             RoundError::NoPlayerToMove => f.write_str("no player is to move"),
             RoundError::Rules(e) => write!(f, "{e}"),
             RoundError::BadRequest(m) | RoundError::Internal(m) => f.write_str(m),
+            RoundError::Unavailable => f.write_str(UNAVAILABLE),
             RoundError::AiSeat => f.write_str("the AI plays this seat now"),
             RoundError::AiDeclinesDraw => f.write_str("the AI does not accept draws"),
             RoundError::ResignThreePlayers => {

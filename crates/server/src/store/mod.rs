@@ -11,6 +11,7 @@
 //! over and whether an AI seat is to move, for queries that must not replay
 //! games.
 
+pub mod health;
 mod postgres;
 mod sqlite;
 
@@ -153,9 +154,16 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// A database: which engine is chosen by the address.
+/// A database: which engine is chosen by the address; cheap to clone.
 #[derive(Clone)]
-pub enum Store {
+pub struct Store {
+    engine: Engine,
+    /// Whether writes succeed, shared by every clone.
+    health: std::sync::Arc<health::Health>,
+}
+
+#[derive(Clone)]
+enum Engine {
     Sqlite(sqlite::Sqlite),
     Postgres(postgres::Postgres),
 }
@@ -164,63 +172,69 @@ impl Store {
     /// Open (or create, or upgrade) the database at `address`: a
     /// `postgres://` or `postgresql://` URL, else a SQLite file path.
     pub async fn open(address: &str) -> Result<Store, String> {
-        if address.starts_with("postgres://") || address.starts_with("postgresql://") {
-            Ok(Store::Postgres(postgres::Postgres::open(address).await?))
+        let engine = if address.starts_with("postgres://") || address.starts_with("postgresql://") {
+            Engine::Postgres(postgres::Postgres::open(address).await?)
         } else {
             let path = std::path::PathBuf::from(address);
             tokio::task::spawn_blocking(move || sqlite::Sqlite::open(&path))
                 .await
                 .map_err(|e| format!("cannot open the database: {e}"))?
-                .map(Store::Sqlite)
-        }
+                .map(Engine::Sqlite)?
+        };
+        Ok(Store {
+            engine,
+            health: Default::default(),
+        })
     }
 
     /// The engine's name, for logs.
     pub fn engine(&self) -> &'static str {
-        match self {
-            Store::Sqlite(_) => "sqlite",
-            Store::Postgres(_) => "postgres",
+        match &self.engine {
+            Engine::Sqlite(_) => "sqlite",
+            Engine::Postgres(_) => "postgres",
         }
     }
 
     /// Store a new game (row version 0).
     pub async fn insert(&self, game: StoredGame, status: Status) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(s) => s.insert(game, status).await,
-            Store::Postgres(p) => p.insert(game, status).await,
-        }
+        let result = match &self.engine {
+            Engine::Sqlite(s) => s.insert(game, status).await,
+            Engine::Postgres(p) => p.insert(game, status).await,
+        };
+        self.health.observe(result)
     }
 
     /// Apply `write` if the game is still at its version; the new version.
     pub async fn write(&self, write: Write) -> Result<u64, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.write(write).await,
-            Store::Postgres(p) => p.write(write).await,
-        }
+        let result = match &self.engine {
+            Engine::Sqlite(s) => s.write(write).await,
+            Engine::Postgres(p) => p.write(write).await,
+        };
+        self.health.observe(result)
     }
 
     /// One game with its actions.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.load(id).await,
-            Store::Postgres(p) => p.load(id).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.load(id).await,
+            Engine::Postgres(p) => p.load(id).await,
         }
     }
 
     /// The newest `limit` games, newest first.
     pub async fn recent(&self, limit: usize) -> Result<Vec<GameHead>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.recent(limit).await,
-            Store::Postgres(p) => p.recent(limit).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.recent(limit).await,
+            Engine::Postgres(p) => p.recent(limit).await,
         }
     }
 
     /// Games whose AI seat is to move (`Some(true)`), or whose status is not
     /// known yet (`None`: written by an older version).
     pub async fn ids_with_ai_turn(&self, ai_turn: Option<bool>) -> Result<Vec<String>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.ids_with_ai_turn(ai_turn).await,
-            Store::Postgres(p) => p.ids_with_ai_turn(ai_turn).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.ids_with_ai_turn(ai_turn).await,
+            Engine::Postgres(p) => p.ids_with_ai_turn(ai_turn).await,
         }
     }
 
@@ -228,9 +242,9 @@ impl Store {
     /// Listening has begun on return. `None` for SQLite, which one process
     /// owns.
     pub async fn listen(&self) -> Result<Option<tokio::sync::mpsc::Receiver<Note>>, String> {
-        match self {
-            Store::Sqlite(_) => Ok(None),
-            Store::Postgres(p) => p.listen().await.map(Some),
+        match &self.engine {
+            Engine::Sqlite(_) => Ok(None),
+            Engine::Postgres(p) => p.listen().await.map(Some),
         }
     }
 
@@ -246,9 +260,9 @@ impl Store {
         now: i64,
         until: i64,
     ) -> Result<bool, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.claim_ai(game, version, me, now, until).await,
-            Store::Postgres(p) => p.claim_ai(game, version, me, now, until).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.claim_ai(game, version, me, now, until).await,
+            Engine::Postgres(p) => p.claim_ai(game, version, me, now, until).await,
         }
     }
 
@@ -261,17 +275,17 @@ impl Store {
         until: i64,
         limit: usize,
     ) -> Result<Vec<String>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.claim_orphans(me, now, until, limit).await,
-            Store::Postgres(p) => p.claim_orphans(me, now, until, limit).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.claim_orphans(me, now, until, limit).await,
+            Engine::Postgres(p) => p.claim_orphans(me, now, until, limit).await,
         }
     }
 
     /// Tell the other instances (PostgreSQL; one SQLite process has none).
     pub async fn notify(&self, note: &Note) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(_) => Ok(()),
-            Store::Postgres(p) => p.notify(note).await,
+        match &self.engine {
+            Engine::Sqlite(_) => Ok(()),
+            Engine::Postgres(p) => p.notify(note).await,
         }
     }
 
@@ -283,25 +297,25 @@ impl Store {
         limit: usize,
         offset: usize,
     ) -> Result<Vec<GameHead>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.player_games(players.to_vec(), over, limit, offset).await,
-            Store::Postgres(p) => p.player_games(players, over, limit, offset).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.player_games(players.to_vec(), over, limit, offset).await,
+            Engine::Postgres(p) => p.player_games(players, over, limit, offset).await,
         }
     }
 
     /// Up to `limit` unfinished games whose deadline is at or before `now`.
     pub async fn ids_due(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.ids_due(now, limit).await,
-            Store::Postgres(p) => p.ids_due(now, limit).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.ids_due(now, limit).await,
+            Engine::Postgres(p) => p.ids_due(now, limit).await,
         }
     }
 
     /// Games where one of `players` is to move, oldest move first.
     pub async fn your_turn(&self, players: &[String]) -> Result<Vec<GameHead>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.your_turn(players.to_vec()).await,
-            Store::Postgres(p) => p.your_turn(players).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.your_turn(players.to_vec()).await,
+            Engine::Postgres(p) => p.your_turn(players).await,
         }
     }
 
@@ -310,42 +324,45 @@ impl Store {
         &self,
         players: &[String],
     ) -> Result<Vec<(String, String, u64)>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.player_record(players.to_vec()).await,
-            Store::Postgres(p) => p.player_record(players).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.player_record(players.to_vec()).await,
+            Engine::Postgres(p) => p.player_record(players).await,
         }
     }
 
     /// Store a new document; [`StoreError::Conflict`] if its id is taken.
     pub async fn doc_insert(&self, doc: Doc) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(s) => s.doc_insert(doc).await,
-            Store::Postgres(p) => p.doc_insert(doc).await,
-        }
+        let result = match &self.engine {
+            Engine::Sqlite(s) => s.doc_insert(doc).await,
+            Engine::Postgres(p) => p.doc_insert(doc).await,
+        };
+        self.health.observe(result)
     }
 
     pub async fn doc_get(&self, kind: &'static str, id: &str) -> Result<Option<Doc>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.doc_get(kind, id).await,
-            Store::Postgres(p) => p.doc_get(kind, id).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.doc_get(kind, id).await,
+            Engine::Postgres(p) => p.doc_get(kind, id).await,
         }
     }
 
     /// Replace a document's body and expiry if it is still at `doc.version`;
     /// the new version.
     pub async fn doc_update(&self, doc: &Doc) -> Result<u64, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.doc_update(doc.clone()).await,
-            Store::Postgres(p) => p.doc_update(doc).await,
-        }
+        let result = match &self.engine {
+            Engine::Sqlite(s) => s.doc_update(doc.clone()).await,
+            Engine::Postgres(p) => p.doc_update(doc).await,
+        };
+        self.health.observe(result)
     }
 
     /// Delete a document; whether it existed.
     pub async fn doc_delete(&self, kind: &'static str, id: &str) -> Result<bool, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.doc_delete(kind, id).await,
-            Store::Postgres(p) => p.doc_delete(kind, id).await,
-        }
+        let result = match &self.engine {
+            Engine::Sqlite(s) => s.doc_delete(kind, id).await,
+            Engine::Postgres(p) => p.doc_delete(kind, id).await,
+        };
+        self.health.observe(result)
     }
 
     /// Documents of `kind` (of `owner` if given) not expired at `now`,
@@ -358,9 +375,9 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<Doc>, StoreError> {
         let owner = owner.map(str::to_string);
-        match self {
-            Store::Sqlite(s) => s.doc_list(kind, owner, now, limit).await,
-            Store::Postgres(p) => p.doc_list(kind, owner, now, limit).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.doc_list(kind, owner, now, limit).await,
+            Engine::Postgres(p) => p.doc_list(kind, owner, now, limit).await,
         }
     }
 
@@ -372,35 +389,61 @@ impl Store {
         owner: &str,
         expires: i64,
     ) -> Result<u64, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.doc_touch(kind, owner.to_string(), expires).await,
-            Store::Postgres(p) => p.doc_touch(kind, owner, expires).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.doc_touch(kind, owner.to_string(), expires).await,
+            Engine::Postgres(p) => p.doc_touch(kind, owner, expires).await,
         }
     }
 
     /// Delete the documents of `kind` that expired before `now`; how many.
     pub async fn doc_purge(&self, kind: &'static str, now: i64) -> Result<u64, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.doc_purge(kind, now).await,
-            Store::Postgres(p) => p.doc_purge(kind, now).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.doc_purge(kind, now).await,
+            Engine::Postgres(p) => p.doc_purge(kind, now).await,
         }
     }
 
     /// Up to `limit` unfinished games last written before `before` (ms
     /// since 1970), for the expiry of abandoned games.
     pub async fn stale_games(&self, before: i64, limit: usize) -> Result<Vec<String>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.stale_games(before, limit).await,
-            Store::Postgres(p) => p.stale_games(before, limit).await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.stale_games(before, limit).await,
+            Engine::Postgres(p) => p.stale_games(before, limit).await,
+        }
+    }
+
+    /// Why writes fail, while they do (for `/healthz`).
+    pub fn failing(&self) -> Option<String> {
+        self.health.failing()
+    }
+
+    /// While writes fail, try one (a small document written and removed):
+    /// its success clears the failure, so `/healthz` recovers without
+    /// waiting for a player's write.
+    pub async fn probe_writes(&self, now: i64) {
+        if self.failing().is_none() {
+            return;
+        }
+        let doc = Doc {
+            kind: "probe",
+            id: format!("probe-{now}-{}", rand::random::<u32>()),
+            owner: None,
+            body: format!("\"{}\"", "x".repeat(4096)),
+            version: 0,
+            created: now,
+            expires: Some(now + 60_000),
+        };
+        if self.doc_insert(doc.clone()).await.is_ok() {
+            let _ = self.doc_delete(doc.kind, &doc.id).await;
         }
     }
 
     /// The number of stored games (also a health check: it reads the
     /// database).
     pub async fn count(&self) -> Result<u64, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.count().await,
-            Store::Postgres(p) => p.count().await,
+        match &self.engine {
+            Engine::Sqlite(s) => s.count().await,
+            Engine::Postgres(p) => p.count().await,
         }
     }
 }

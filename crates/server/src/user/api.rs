@@ -404,12 +404,12 @@ async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<MyG
             playing: Vec::new(),
         }));
     }
-    let your_turn = app.store.your_turn(&ids).await.map_err(internal)?;
+    let your_turn = app.store.your_turn(&ids).await.map_err(ApiError::from)?;
     let playing = app
         .store
         .player_games(&ids, false, 100, 0)
         .await
-        .map_err(internal)?;
+        .map_err(ApiError::from)?;
     Ok(Json(MyGames {
         your_turn: summaries(&app, &your_turn),
         playing: summaries(&app, &playing),
@@ -436,7 +436,12 @@ async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> Answe
     let account = player(&app, &name).await?;
     let ids = account.identities();
     let mut record = std::collections::BTreeMap::<String, Tally>::new();
-    for (spec, outcome, n) in app.store.player_record(&ids).await.map_err(internal)? {
+    for (spec, outcome, n) in app
+        .store
+        .player_record(&ids)
+        .await
+        .map_err(ApiError::from)?
+    {
         let game = spec.split('(').next().unwrap_or(&spec).to_string();
         let t = record.entry(game).or_default();
         match outcome.as_str() {
@@ -449,12 +454,12 @@ async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> Answe
         .store
         .player_games(&ids, false, 100, 0)
         .await
-        .map_err(internal)?;
+        .map_err(ApiError::from)?;
     let finished = app
         .store
         .player_games(&ids, true, PAGE, 0)
         .await
-        .map_err(internal)?;
+        .map_err(ApiError::from)?;
     let ratings = app
         .ratings_of(&account.name.to_ascii_lowercase())
         .await
@@ -487,7 +492,7 @@ async fn finished_games(
         .store
         .player_games(&account.identities(), true, PAGE + 1, page * PAGE)
         .await
-        .map_err(internal)?;
+        .map_err(ApiError::from)?;
     let more = heads.len() > PAGE;
     heads.truncate(PAGE);
     Ok(Json(GamePage {

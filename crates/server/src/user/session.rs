@@ -153,7 +153,7 @@ pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiEr
 }
 
 fn failed(e: StoreError) -> ApiError {
-    ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+    ApiError::from(e)
 }
 
 /// The visitor of a request with `headers` (a guest without a session when
