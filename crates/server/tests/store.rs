@@ -143,3 +143,68 @@ async fn both_engines_store_read_and_refuse_alike() {
         assert_eq!(store.count().await, Ok(2), "{engine}");
     }
 }
+
+/// The clock sweep's query, as both engines run it each second.
+const DUE_SQLITE: &str =
+    "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= 5 AND result IS NULL LIMIT 100";
+
+#[tokio::test]
+async fn the_clock_sweep_reads_only_the_due_index_on_both_engines() {
+    // 20,000 unfinished games without a deadline (correspondence games,
+    // games against the AI), 10 with one.
+    let path = common::temp_db("store-plan");
+    let _ = Store::open(&path.to_string_lossy()).await.expect("sqlite");
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute_batch(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20010)
+         INSERT INTO games (id, created, spec, seed, meta, deadline)
+         SELECT 'g' || i, i, 'race', 0, '{}', CASE WHEN i > 20000 THEN i ELSE NULL END FROM n;
+         ANALYZE;",
+    )
+    .expect("fill");
+    let plan: Vec<String> = conn
+        .prepare(&format!("EXPLAIN QUERY PLAN {DUE_SQLITE}"))
+        .expect("explain")
+        .query_map([], |r| r.get::<_, String>(3))
+        .expect("plan")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert!(
+        plan.iter().any(|p| p.contains("games_due")),
+        "sqlite: {plan:?}"
+    );
+    common::remove_db(&path);
+
+    let Some(url) = common::postgres_url() else {
+        eprintln!("plan test: no TABULA_TEST_PG, PostgreSQL NOT TESTED (run scripts/test.sh)");
+        return;
+    };
+    let db = common::fresh_database(&url, &format!("{}", path.display())).await;
+    let _ = Store::open(&db).await.expect("postgres");
+    let (client, connection) = tokio_postgres::connect(&db, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(connection);
+    client
+        .batch_execute(
+            "INSERT INTO games (id, created, spec, seed, meta, deadline)
+             SELECT 'g' || i, i, 'race', 0, '{}', CASE WHEN i > 20000 THEN i ELSE NULL END
+             FROM generate_series(1, 20010) AS i;
+             ANALYZE games;",
+        )
+        .await
+        .expect("fill");
+    let rows = client
+        .query(
+            "EXPLAIN SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= 5 \
+             AND result IS NULL LIMIT 100",
+            &[],
+        )
+        .await
+        .expect("explain");
+    let plan: Vec<String> = rows.iter().map(|r| r.get::<_, String>(0)).collect();
+    assert!(
+        plan.iter().any(|p| p.contains("games_due")),
+        "postgres: {plan:?}"
+    );
+}

@@ -288,7 +288,7 @@ impl Postgres {
         let client = self.client().await?;
         let rows = client
             .query(
-                "SELECT id FROM games WHERE deadline <= $1 AND result IS NULL LIMIT $2",
+                "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1 AND result IS NULL LIMIT $2",
                 &[&now, &(limit as i64)],
             )
             .await

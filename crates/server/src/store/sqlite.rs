@@ -209,7 +209,7 @@ impl Sqlite {
     pub async fn ids_due(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
         self.read(move |c| {
             let mut stmt = c.prepare_cached(
-                "SELECT id FROM games WHERE deadline <= ?1 AND result IS NULL LIMIT ?2",
+                "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?1 AND result IS NULL LIMIT ?2",
             )?;
             let rows = stmt.query_map(params![now, limit as i64], |r| r.get(0))?;
             rows.collect()
