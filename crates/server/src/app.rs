@@ -678,6 +678,18 @@ impl App {
         round: Round,
         tokens: Vec<SeatToken>,
     ) -> Result<Created, RoundError> {
+        self.store_new(&round).await?;
+        let created = Created {
+            id: round.id.clone(),
+            tokens,
+        };
+        actor::start(self, round);
+        Ok(created)
+    }
+
+    /// Store a new game without opening it (nobody plays it before it is
+    /// opened: see [`App::open_round`]).
+    pub(crate) async fn store_new(&self, round: &Round) -> Result<(), RoundError> {
         let stored = StoredGame {
             id: round.id.clone(),
             created: round.created,
@@ -689,16 +701,20 @@ impl App {
             version: 0,
         };
         let status = status_of(round.game.as_ref(), &round.meta);
-        self.store
-            .insert(stored, status)
-            .await
-            .map_err(store_error)?;
-        let created = Created {
-            id: round.id.clone(),
-            tokens,
-        };
+        self.store.insert(stored, status).await.map_err(store_error)
+    }
+
+    /// Give a stored game its owner task (its clocks, its watchers).
+    pub(crate) fn open_round(self: &Arc<Self>, round: Round) {
         actor::start(self, round);
-        Ok(created)
+    }
+
+    /// Remove a game stored by [`App::store_new`] that never opened (its
+    /// seek was taken by someone else meanwhile).
+    pub(crate) async fn discard_new(&self, id: &str) {
+        if let Err(e) = self.store.delete_game(id).await {
+            tracing::error!(game = id, "removing a game whose seek was taken: {e}");
+        }
     }
 
     /// Store `change` to `round` (not yet applied); the game's new row

@@ -201,3 +201,68 @@ async fn a_password_change_signs_out_other_browsers_and_closes_their_channels() 
     assert_eq!(closed_within_a_second(&mut here_ws).await, Some(1008));
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn a_seek_names_its_game_only_once_the_game_exists_and_a_race_leaves_one_game() {
+    let db = temp_db("trust-seek");
+    let srv = start(test_registry(), &db).await;
+    for round in 0..5 {
+        let mut ann = Browser::new(&srv, 1);
+        ann.guest().await;
+        let seek = ann
+            .expect(
+                StatusCode::OK,
+                "POST",
+                "/api/seeks",
+                json!({"spec": "race"}),
+            )
+            .await;
+        let sid = seek["id"].as_str().expect("id").to_string();
+        let mut takers: Vec<Browser> = (0..6).map(|n| Browser::new(&srv, 10 + n)).collect();
+        for b in takers.iter_mut() {
+            b.guest().await;
+        }
+        let path = format!("/api/seeks/{sid}/accept");
+        let accepts = futures_util::future::join_all(
+            takers
+                .iter_mut()
+                .map(|b| b.call("POST", &path, Value::Null)),
+        );
+        // Meanwhile, whoever looks at the seek and sees a game finds it.
+        let watch = async {
+            let mut seen = 0;
+            for _ in 0..200 {
+                let v = srv.get(&format!("/api/seeks/{sid}")).await;
+                if let Some(game) = v["game"].as_str() {
+                    let (st, _) = srv
+                        .call("GET", &format!("/api/games/{game}"), Value::Null)
+                        .await;
+                    assert_eq!(
+                        st,
+                        StatusCode::OK,
+                        "round {round}: the seek names a game that is missing"
+                    );
+                    seen += 1;
+                    if seen > 3 {
+                        break;
+                    }
+                }
+                tokio::task::yield_now().await;
+            }
+        };
+        let (answers, ()) = tokio::join!(accepts, watch);
+        let games: Vec<&str> = answers
+            .iter()
+            .filter(|(st, _)| *st == StatusCode::OK)
+            .filter_map(|(_, v)| v["game"].as_str())
+            .collect();
+        assert_eq!(games.len(), 1, "round {round}: {answers:?}");
+        assert!(answers
+            .iter()
+            .all(|(st, _)| *st == StatusCode::OK || *st == StatusCode::CONFLICT));
+    }
+    // Five seeks, five games: the losers of each race left no game behind.
+    let listed = srv.get("/api/games").await;
+    assert_eq!(listed.as_array().map(Vec::len), Some(5));
+    remove_db(&db);
+}

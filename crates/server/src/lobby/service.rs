@@ -8,7 +8,7 @@ use super::{SeekDoc, SeekError};
 use crate::app::{store_error, App};
 use crate::error::ApiError;
 use crate::protocol::{Accepted, NewSeek, Seek, SeekId};
-use crate::round::{now_ms, random_id, RoundError};
+use crate::round::{now_ms, random_id, Round, RoundError};
 use crate::store::{Doc, Note, StoreError};
 use crate::user::session::Visitor;
 use axum::http::StatusCode;
@@ -144,11 +144,24 @@ impl App {
                 .map_err(conflict)?;
             let game_id = seek.full().then(random_id);
             seek.game = game_id.clone();
+            // The game first, then the seek marked started (as lila does):
+            // a crash in between leaves a stored game, never a started
+            // seek without one.
+            let round = match &game_id {
+                Some(game) => Some(self.store_seek_game(game, &seek).await?),
+                None => None,
+            };
             doc.body = serde_json::to_string(&seek).unwrap_or_default();
             if game_id.is_some() {
                 doc.expires = Some(now_ms() + STARTED_KEPT_MS);
             }
-            match self.store.doc_update(&doc).await {
+            let marked = self.store.doc_update(&doc).await;
+            if marked.is_err() {
+                if let Some(game) = &game_id {
+                    self.discard_new(game).await;
+                }
+            }
+            match marked {
                 Ok(_) => {}
                 // Someone else accepted at the same moment: look again.
                 Err(StoreError::Conflict) => continue,
@@ -157,8 +170,8 @@ impl App {
                 }
                 Err(e) => return Err(internal(e)),
             }
-            if let Some(game) = &game_id {
-                self.start_seek_game(game, &seek).await?;
+            if let Some(round) = round {
+                self.open_round(round);
             }
             self.lobby_changed().await;
             return Ok(Accepted { game: game_id });
@@ -166,8 +179,9 @@ impl App {
         Err(RoundError::Busy.into())
     }
 
-    /// Create the game of a full seek, under the id the seek names.
-    async fn start_seek_game(self: &Arc<Self>, id: &str, seek: &SeekDoc) -> Result<(), ApiError> {
+    /// Store the game of a full seek, under the id the seek names; the
+    /// round, to open once the seek is marked started.
+    async fn store_seek_game(&self, id: &str, seek: &SeekDoc) -> Result<Round, ApiError> {
         let game = self.registry.create(&seek.spec, None)?;
         let seed = rand::random();
         let mut round = self.new_round(game, None, seed, seek.game_seats())?;
@@ -179,8 +193,8 @@ impl App {
             round.now = self.now();
             round.start_clocks(control);
         }
-        self.insert(round, Vec::new()).await?;
-        Ok(())
+        self.store_new(&round).await?;
+        Ok(round)
     }
 
     /// Cancel seek `id` (its creator only, before it starts).

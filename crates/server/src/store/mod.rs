@@ -213,6 +213,16 @@ impl Store {
         self.health.observe(result)
     }
 
+    /// Remove a game that was stored but never opened (its seek was taken
+    /// by someone else meanwhile).
+    pub async fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        let result = match &self.engine {
+            Engine::Sqlite(s) => s.delete_game(id).await,
+            Engine::Postgres(p) => p.delete_game(id).await,
+        };
+        self.health.observe(result)
+    }
+
     /// One game with its actions.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         match &self.engine {

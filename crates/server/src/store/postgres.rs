@@ -138,6 +138,19 @@ impl Postgres {
         tx.commit().await.map_err(failed)
     }
 
+    pub async fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(failed)?;
+        for sql in [
+            "DELETE FROM actions WHERE game = $1",
+            "DELETE FROM game_players WHERE game = $1",
+            "DELETE FROM games WHERE id = $1",
+        ] {
+            tx.execute(sql, &[&id]).await.map_err(failed)?;
+        }
+        tx.commit().await.map_err(failed)
+    }
+
     pub async fn write(&self, w: Write) -> Result<u64, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(failed)?;

@@ -26,6 +26,7 @@ const MAX_BATCH: usize = 512;
 enum Op {
     Insert(StoredGame, Status),
     Write(Write),
+    Delete(String),
 }
 
 struct Job {
@@ -86,6 +87,10 @@ impl Sqlite {
 
     pub async fn write(&self, write: Write) -> Result<u64, StoreError> {
         self.run(Op::Write(write)).await
+    }
+
+    pub async fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        self.run(Op::Delete(id.to_string())).await.map(|_| ())
     }
 
     /// Run a statement on the second connection, off the async threads:
@@ -507,6 +512,16 @@ fn run_batch<'a>(
 
 fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
     match op {
+        Op::Delete(id) => {
+            for sql in [
+                "DELETE FROM actions WHERE game = ?1",
+                "DELETE FROM game_players WHERE game = ?1",
+                "DELETE FROM games WHERE id = ?1",
+            ] {
+                tx.prepare_cached(sql)?.execute([id])?;
+            }
+            Ok(0)
+        }
         Op::Insert(g, status) => {
             tx.prepare_cached(
                 "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, deadline, version)
