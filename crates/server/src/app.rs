@@ -11,8 +11,8 @@ use crate::round::state::{
     ai_to_move, clean_name, ending_of, hash_token, players, to_move, Change, Rebind, STAND_IN_LEVEL,
 };
 use crate::round::{
-    now_ms, random_id, random_token, Caller, ChatLine, Command, Finisher, Meta, Reply, Room, Round,
-    RoundError, RoundHandle, Rounds, Seat, SeatKind,
+    now_ms, random_id, random_token, Caller, ChatLine, Command, Finisher, GameEnded, Meta, Reply,
+    Room, Round, RoundError, RoundHandle, Rounds, Seat, SeatKind,
 };
 use crate::store::{
     Doc, GameHead, Note, SeatRow, Status, Store, StoreError, StoredAction, StoredGame, Write,
@@ -45,6 +45,13 @@ pub struct RoundConfig {
     pub ai_sweep: Duration,
     /// Limits, quotas, AI workers, origins (`guard`).
     pub guard: crate::guard::GuardConfig,
+    /// Rate each rated game as it ends here. Off, only the catch-up sweep
+    /// rates games (as after a crash between a game's end and its rating).
+    pub rate_on_finish: bool,
+    /// How often to look for ended rated games not rated yet, and how long
+    /// after its last write such a game is left to the live path.
+    pub rating_sweep: Duration,
+    pub rating_grace: Duration,
 }
 
 impl Default for RoundConfig {
@@ -55,6 +62,9 @@ impl Default for RoundConfig {
             ai_claim: Duration::from_secs(30),
             ai_sweep: Duration::from_secs(5),
             guard: Default::default(),
+            rate_on_finish: true,
+            rating_sweep: Duration::from_secs(10),
+            rating_grace: Duration::from_secs(10),
         }
     }
 }
@@ -449,6 +459,11 @@ impl App {
             reply,
         })
         .await?
+    }
+
+    /// How game `id` ended, if it has.
+    pub(crate) async fn ended(self: &Arc<Self>, id: &str) -> Result<Option<GameEnded>, RoundError> {
+        self.ask(id, |reply| Msg::Ended { reply }).await
     }
 
     /// Store a chat line of game `id` (number `seq`) and tell the other
@@ -886,5 +901,8 @@ fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
         to_move,
         players,
         deadline: crate::round::clock::deadline_of(game, meta),
+        rating_due: ending.is_some_and(|e| e.reason != EndReason::Aborted)
+            && meta.rated
+            && meta.rating_diff.is_empty(),
     }
 }

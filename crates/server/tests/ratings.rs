@@ -160,3 +160,88 @@ async fn a_rated_game_moves_both_ratings_once() {
     drop(srv);
     remove_db(&db);
 }
+
+/// Sign up Ann and Bob, have Bob take Ann's rated seek, play one move and
+/// resign: Ann wins; the game's path.
+async fn rated_game_won_by_ann(srv: &common::Server) -> String {
+    let mut ann = Browser::new(srv, 1);
+    ann.sign_up("Ann").await;
+    let mut bob = Browser::new(srv, 2);
+    bob.sign_up("Bob").await;
+    let seek = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/seeks",
+            json!({"spec": "race", "rated": true}),
+        )
+        .await;
+    let sid = seek["id"].as_str().expect("id");
+    let accepted = bob
+        .expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/seeks/{sid}/accept"),
+            Value::Null,
+        )
+        .await;
+    let g = format!("/api/games/{}", accepted["game"].as_str().expect("game"));
+    ann.expect(
+        StatusCode::OK,
+        "POST",
+        &format!("{g}/move"),
+        json!({"action": "walk"}),
+    )
+    .await;
+    bob.expect(StatusCode::OK, "POST", &format!("{g}/resign"), Value::Null)
+        .await;
+    g
+}
+
+#[tokio::test]
+async fn a_game_that_ended_before_a_crash_is_rated_at_the_next_start_exactly_once() {
+    let db = temp_db("ratings-crash");
+    // The instance that ends the game dies before rating it.
+    let dying = tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        rate_on_finish: false,
+        rating_sweep: Duration::from_secs(3600),
+        ..Default::default()
+    };
+    let srv = common::start_with(test_registry(), &db, dying).await;
+    let g = rated_game_won_by_ann(&srv).await;
+    let s = srv.get(&g).await;
+    assert_eq!(s["state"]["turn"]["kind"], "over");
+    assert!(!s["state"]["rating_diff"].is_array(), "not rated: {s}");
+    drop(srv);
+
+    // The next start rates it, once, however often its sweep runs.
+    let restarted = tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        rating_sweep: Duration::from_millis(20),
+        rating_grace: Duration::ZERO,
+        ..Default::default()
+    };
+    let srv = common::start_with(test_registry(), &db, restarted).await;
+    let mut diff = Value::Null;
+    for _ in 0..250 {
+        let s = srv.get(&g).await;
+        if s["state"]["rating_diff"].is_array() {
+            diff = s["state"]["rating_diff"].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let up = diff[0].as_i64().expect("rated after the restart");
+    assert!(up > 0 && diff[1].as_i64() == Some(-up), "{diff}");
+    // One game in each rating (rating a game again changes nothing: see
+    // `a_rated_game_moves_both_ratings_once`).
+    for player in ["ann", "bob"] {
+        let p = srv.get(&format!("/api/players/{player}")).await;
+        assert_eq!(p["ratings"]["race"]["games"], 1, "{player}: {p}");
+    }
+    let p = srv.get("/api/players/ann").await;
+    assert_eq!(p["ratings"]["race"]["rating"].as_i64(), Some(1500 + up));
+    drop(srv);
+    remove_db(&db);
+}

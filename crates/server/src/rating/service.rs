@@ -19,23 +19,70 @@ const TRIES: usize = 5;
 /// Players on a leaderboard.
 pub const LEADERS: usize = 100;
 
-/// Rate every rated game that ends here, until the app is gone.
+/// How many games still to rate one sweep takes on.
+const SWEEP_BATCH: usize = 50;
+
+/// Rate every rated game that ends here as it ends, and every few seconds
+/// every ended rated game still unrated (`rating_due` in the store: its
+/// announcement was missed, or its instance died first), until the app is
+/// gone. A game is rated exactly once: each rating document keeps the ids
+/// of the games it took in, and its writes are compare-and-set.
 pub(crate) async fn follow(app: std::sync::Weak<App>) {
-    let Some(mut rx) = app.upgrade().map(|a| a.finisher.subscribe()) else {
+    let Some((mut rx, period, live)) = app.upgrade().map(|a| {
+        (
+            a.finisher.subscribe(),
+            a.config.rating_sweep,
+            a.config.rate_on_finish,
+        )
+    }) else {
         return;
     };
+    let mut sweep = tokio::time::interval(period);
+    sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        let ended = match rx.recv().await {
-            Ok(e) => e,
-            Err(RecvError::Lagged(n)) => {
-                tracing::error!("ratings fell behind: {n} game endings not rated");
-                continue;
-            }
-            Err(RecvError::Closed) => return,
+        let ended = tokio::select! {
+            _ = sweep.tick() => None,
+            e = rx.recv() => match e {
+                Ok(e) => Some(e),
+                Err(RecvError::Lagged(n)) => {
+                    tracing::warn!("ratings fell behind by {n} endings: the sweep rates them");
+                    None
+                }
+                Err(RecvError::Closed) => return,
+            },
         };
         let Some(app) = app.upgrade() else { return };
-        if let Err(e) = rate_game(&app, &ended).await {
-            tracing::error!(game = %ended.id, "not rated: {e}");
+        match ended {
+            Some(ended) if live => {
+                if let Err(e) = rate_game(&app, &ended).await {
+                    tracing::error!(game = %ended.id, "not rated yet: {e}");
+                }
+            }
+            Some(_) => {}
+            None => catch_up(&app).await,
+        }
+    }
+}
+
+/// Rate the ended rated games that are still unrated.
+async fn catch_up(app: &Arc<App>) {
+    let before = crate::round::now_ms() - app.config.rating_grace.as_millis() as i64;
+    let ids = match app.store.ids_rating_due(before, SWEEP_BATCH).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::warn!("rating sweep: {e}");
+            return;
+        }
+    };
+    for id in ids {
+        let rated = match app.ended(&id).await {
+            Ok(Some(ended)) => rate_game(app, &ended).await,
+            Ok(None) => Err("the game is not over".into()),
+            Err(e) => Err(e.to_string()),
+        };
+        match rated {
+            Ok(()) => tracing::info!(game = %id, "rated by the catch-up sweep"),
+            Err(e) => tracing::error!(game = %id, "not rated yet: {e}"),
         }
     }
 }
@@ -92,6 +139,12 @@ async fn save(
 /// the game.
 pub async fn rate_game(app: &Arc<App>, ended: &GameEnded) -> Result<(), String> {
     let Some(users) = rated_players(ended) else {
+        if ended.rated && ended.ending.reason != tabula_core::EndReason::Aborted {
+            // Rated, but a seat has no account any more (deleted): nothing
+            // to rate, and nothing left to do for it.
+            let none = vec![None; ended.seats.len()];
+            return app.rated(&ended.id, none).await.map_err(|e| e.to_string());
+        }
         return Ok(());
     };
     let pool = app
@@ -109,7 +162,11 @@ pub async fn rate_game(app: &Arc<App>, ended: &GameEnded) -> Result<(), String> 
             let mut inputs = before.clone();
             inputs[i] = doc.rating;
             let Some(new) = rate(ended, &inputs).map(|r| r[i]) else {
-                return Err("cannot rate this ranking".into());
+                // Never rateable: recorded as rated with no change, so the
+                // sweep does not try it for ever.
+                tracing::error!(game = %ended.id, "cannot rate this ranking");
+                let none = vec![None; users.len()];
+                return app.rated(&ended.id, none).await.map_err(|e| e.to_string());
             };
             let diff = (new.rating.round() - doc.rating.rating.round()) as i32;
             if !doc.record(&ended.id, new, app.now()) {

@@ -78,6 +78,11 @@ pub(crate) enum Msg {
     Record {
         reply: oneshot::Sender<(String, String)>,
     },
+    /// How the game ended, if it has (to rate a game whose ending was
+    /// announced by an instance that died before rating it).
+    Ended {
+        reply: oneshot::Sender<Option<super::GameEnded>>,
+    },
     /// The game was written at row `version`, maybe by another instance
     /// (`0`: look in any case).
     Stored { version: u64 },
@@ -284,6 +289,9 @@ impl Actor {
                     None => Ok(()),
                 };
                 let _ = reply.send(result);
+            }
+            Msg::Ended { reply } => {
+                let _ = reply.send(self.round.ended_now());
             }
             Msg::Record { reply } => {
                 let name = format!("tabula-{}-{}.txt", self.round.game.name(), self.round.id);

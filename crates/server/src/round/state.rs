@@ -920,6 +920,11 @@ impl Round {
         out
     }
 
+    /// The game's ending as announced when it ended, if it is over.
+    pub fn ended_now(&self) -> Option<GameEnded> {
+        ending_of(self.game.as_ref(), &self.meta).map(|e| self.ended(e))
+    }
+
     fn ended(&self, ending: Ending) -> GameEnded {
         GameEnded {
             id: self.id.clone(),

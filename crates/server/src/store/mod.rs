@@ -43,6 +43,9 @@ pub struct Status {
     pub players: Vec<SeatRow>,
     /// When something happens on time (a flag, an abort; ms since 1970).
     pub deadline: Option<i64>,
+    /// A rated game that ended and whose rating changes are not recorded
+    /// yet (`rating::service` rates every such game, across crashes).
+    pub rating_due: bool,
 }
 
 /// A seat's player, for profiles and "your turn" lists.
@@ -318,6 +321,19 @@ impl Store {
         match &self.engine {
             Engine::Sqlite(s) => s.ids_due(now, limit).await,
             Engine::Postgres(p) => p.ids_due(now, limit).await,
+        }
+    }
+
+    /// Up to `limit` games still to rate whose last write was before
+    /// `before` (ms since 1970).
+    pub async fn ids_rating_due(
+        &self,
+        before: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        match &self.engine {
+            Engine::Sqlite(s) => s.ids_rating_due(before, limit).await,
+            Engine::Postgres(p) => p.ids_rating_due(before, limit).await,
         }
     }
 

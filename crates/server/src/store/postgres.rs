@@ -116,8 +116,8 @@ impl Postgres {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(failed)?;
         tx.execute(
-            "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, deadline, version)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0)",
+            "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, deadline, rating_due, version)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0)",
             &[
                 &g.id,
                 &g.created,
@@ -129,6 +129,7 @@ impl Postgres {
                 &status.ai_turn,
                 &status.to_move.map(i16::from),
                 &status.deadline,
+                &status.rating_due,
             ],
         )
         .await
@@ -158,7 +159,7 @@ impl Postgres {
             .execute(
                 "UPDATE games SET result = $3, ai_turn = $4, version = version + 1,
                      meta = COALESCE($5, meta), ai_claim = NULL, ai_claim_until = NULL,
-                     to_move = $6, deadline = $7
+                     to_move = $6, deadline = $7, rating_due = $8
                  WHERE id = $1 AND version = $2",
                 &[
                     &w.game,
@@ -168,6 +169,7 @@ impl Postgres {
                     &w.meta,
                     &w.status.to_move.map(i16::from),
                     &w.status.deadline,
+                    &w.status.rating_due,
                 ],
             )
             .await
@@ -303,6 +305,22 @@ impl Postgres {
             .query(
                 "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1 AND result IS NULL LIMIT $2",
                 &[&now, &(limit as i64)],
+            )
+            .await
+            .map_err(failed)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    pub async fn ids_rating_due(
+        &self,
+        before: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT id FROM games WHERE rating_due AND COALESCE(touched, created) < $1 LIMIT $2",
+                &[&before, &(limit as i64)],
             )
             .await
             .map_err(failed)?;

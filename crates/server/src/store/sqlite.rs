@@ -222,6 +222,22 @@ impl Sqlite {
         .await
     }
 
+    pub async fn ids_rating_due(
+        &self,
+        before: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id FROM games WHERE rating_due = 1
+                   AND COALESCE(touched, created) < ?1 LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![before, limit as i64], |r| r.get(0))?;
+            rows.collect()
+        })
+        .await
+    }
+
     pub async fn your_turn(&self, players: Vec<String>) -> Result<Vec<GameHead>, StoreError> {
         let sql = format!(
             "SELECT {HEAD_COLUMNS} FROM games g WHERE g.result IS NULL AND EXISTS
@@ -524,8 +540,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
         }
         Op::Insert(g, status) => {
             tx.prepare_cached(
-                "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, deadline, version)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0)",
+                "INSERT INTO games (id, created, spec, start, seed, meta, result, ai_turn, to_move, deadline, rating_due, version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0)",
             )?
             .execute(params![
                 g.id,
@@ -537,7 +553,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                 status.result,
                 status.ai_turn,
                 status.to_move,
-                status.deadline
+                status.deadline,
+                status.rating_due
             ])?;
             append(tx, &g.id, 0, &g.actions)?;
             set_players(tx, &g.id, &status.players)?;
@@ -548,7 +565,7 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                 .prepare_cached(
                     "UPDATE games SET result = ?3, ai_turn = ?4, version = version + 1,
                          meta = COALESCE(?5, meta), ai_claim = NULL, ai_claim_until = NULL,
-                         to_move = ?6, deadline = ?7
+                         to_move = ?6, deadline = ?7, rating_due = ?8
                      WHERE id = ?1 AND version = ?2",
                 )?
                 .execute(params![
@@ -558,7 +575,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                     w.status.ai_turn,
                     w.meta,
                     w.status.to_move,
-                    w.status.deadline
+                    w.status.deadline,
+                    w.status.rating_due
                 ])?;
             if changed == 0 {
                 let exists: Option<i64> = tx
