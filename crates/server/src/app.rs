@@ -88,6 +88,8 @@ pub struct App {
     pub(crate) limits: Limits,
     /// The threads that hash and check passwords.
     pub(crate) hasher: crate::user::hasher::Hasher,
+    /// Live channels open per client address.
+    pub(crate) sockets: Arc<crate::guard::SocketCounts>,
     /// Rings when a token, an account's sessions or an account end: the
     /// streams opened with them close (`user::revoke`).
     revoked: broadcast::Sender<Revoked>,
@@ -123,6 +125,7 @@ impl App {
             ai: crate::ai::AiPool::new(ai_workers),
             limits: Limits::default(),
             hasher,
+            sockets: Default::default(),
             revoked: broadcast::channel(256).0,
             lobby: broadcast::channel(16).0,
             clock_offset: Default::default(),

@@ -32,6 +32,65 @@ pub const WS_MAX_MESSAGE: usize = 64 * 1024;
 /// A game with no stored action for this long and no clock is ended.
 pub const EXPIRY: Duration = Duration::from_secs(30 * 86_400);
 
+/// Live channels one address may hold open: a club of a dozen people on
+/// one Wi-Fi, each with a few pages open, stays well under it.
+pub const SOCKETS_PER_ADDRESS: usize = 100;
+
+/// The live channels open per client address.
+#[derive(Default)]
+pub struct SocketCounts(std::sync::Mutex<std::collections::HashMap<String, usize>>);
+
+/// One open live channel of an address: the count goes down when it drops.
+pub struct SocketSlot {
+    counts: Arc<SocketCounts>,
+    addr: String,
+}
+
+impl SocketCounts {
+    /// Count one more channel of `addr`, unless it holds `max` already.
+    pub fn open(self: &Arc<Self>, addr: &str, max: usize) -> Result<SocketSlot, ApiError> {
+        let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = counts.entry(addr.to_string()).or_default();
+        if *n >= max {
+            return Err(ApiError {
+                retry_after: Some(10),
+                ..ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!(
+                        "too many live channels from your address (at most {max}): close a page"
+                    ),
+                )
+            });
+        }
+        *n += 1;
+        Ok(SocketSlot {
+            counts: Arc::clone(self),
+            addr: addr.to_string(),
+        })
+    }
+
+    /// Channels open now, over every address.
+    pub fn total(&self) -> usize {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .sum()
+    }
+}
+
+impl Drop for SocketSlot {
+    fn drop(&mut self) {
+        let mut counts = self.counts.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = counts.get_mut(&self.addr) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                counts.remove(&self.addr);
+            }
+        }
+    }
+}
+
 /// Password checks that may wait for a hashing thread: with two threads
 /// at ~30 ms a check, the last waits about half a second.
 pub const HASH_QUEUE: usize = 32;
@@ -49,6 +108,12 @@ pub struct GuardConfig {
     pub ai_workers: usize,
     /// Games in progress one guest, account or address may hold.
     pub games_in_progress: usize,
+    /// Live channels (game and lobby WebSockets) open at once per client
+    /// address (`--trust-proxy` aware); more get 429.
+    pub sockets_per_address: usize,
+    /// A live channel whose client has not read for this long (a send
+    /// stays blocked, or a ping goes unanswered) is closed.
+    pub socket_stall: Duration,
     /// Threads that check passwords (Argon2id, 19 MiB each).
     pub hash_workers: usize,
     /// Password checks that may wait for one (more get 503).
@@ -66,6 +131,8 @@ impl Default for GuardConfig {
             trust_proxy: false,
             ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             games_in_progress: 50,
+            sockets_per_address: SOCKETS_PER_ADDRESS,
+            socket_stall: Duration::from_secs(30),
             hash_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             hash_queue: HASH_QUEUE,
             expiry: EXPIRY,

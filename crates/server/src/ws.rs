@@ -25,8 +25,63 @@ pub async fn handler(
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before the upgrade, with a plain 404.
     app.handle(&id).await?;
+    let slot = app
+        .sockets
+        .open(&addr, app.config.guard.sockets_per_address)?;
     let visitor = socket_visitor(&app, &headers).await?;
-    Ok(small(ws).on_upgrade(move |socket| run(app, id, visitor, addr, socket)))
+    Ok(small(ws).on_upgrade(move |socket| async move {
+        run(app, id, visitor, addr, socket).await;
+        drop(slot);
+    }))
+}
+
+/// What keeps a live channel honest: a client that stops reading (a send
+/// stays blocked, or a ping goes unanswered) for `stall` is closed, so a
+/// thousand clients that never read cannot pin the host's socket memory.
+pub(crate) struct Heartbeat {
+    stall: std::time::Duration,
+    timer: tokio::time::Interval,
+    /// A ping was sent and nothing has come back since.
+    waiting: bool,
+}
+
+impl Heartbeat {
+    pub(crate) fn new(stall: std::time::Duration) -> Heartbeat {
+        let start = tokio::time::Instant::now() + stall;
+        Heartbeat {
+            stall,
+            timer: tokio::time::interval_at(start, stall),
+            waiting: false,
+        }
+    }
+
+    /// Resolves every `stall`: with a ping to send, or `None` when the last
+    /// one went unanswered (close the channel).
+    pub(crate) async fn beat(&mut self) -> Option<Message> {
+        self.timer.tick().await;
+        if self.waiting {
+            return None;
+        }
+        self.waiting = true;
+        Some(Message::Ping(Default::default()))
+    }
+
+    /// The client sent something (a pong, a request): it reads.
+    pub(crate) fn heard(&mut self) {
+        self.waiting = false;
+    }
+
+    /// Send `msg`, unless the client has not made room for it within
+    /// `stall`; whether it went.
+    pub(crate) async fn send<S>(&self, sink: &mut S, msg: Message) -> bool
+    where
+        S: futures_util::Sink<Message> + Unpin,
+    {
+        matches!(
+            tokio::time::timeout(self.stall, sink.send(msg)).await,
+            Ok(Ok(()))
+        )
+    }
 }
 
 /// A live channel with buffers sized for Tabula's messages: a watcher that
@@ -87,8 +142,9 @@ async fn serve(
     let (mut sink, mut stream) = socket.split();
     let mut closing = app.closing();
     let mut revoked = app.revocation(visitor);
+    let mut heart = Heartbeat::new(app.config.guard.socket_stall);
     let first = ServerMessage::Snapshot(snapshot).to_json();
-    if sink.send(Message::Text(first.into())).await.is_err() {
+    if !heart.send(&mut sink, Message::Text(first.into())).await {
         return;
     }
     loop {
@@ -96,12 +152,18 @@ async fn serve(
             _ = closed(&mut closing) => {
                 // 1012: the service is restarting; clients reconnect.
                 let frame = CloseFrame { code: 1012, reason: "the server is restarting".into() };
-                let _ = sink.send(Message::Close(Some(frame))).await;
+                let _ = heart.send(&mut sink, Message::Close(Some(frame))).await;
                 return;
             }
             _ = revoked.fired() => {
-                let _ = sink.send(Message::Close(Some(signed_out()))).await;
+                let _ = heart.send(&mut sink, Message::Close(Some(signed_out()))).await;
                 return;
+            }
+            ping = heart.beat() => {
+                let Some(ping) = ping else { return };
+                if !heart.send(&mut sink, ping).await {
+                    return;
+                }
             }
             update = updates.recv() => {
                 let text: String = match update {
@@ -122,11 +184,12 @@ async fn serve(
                         Err(_) => return,
                     },
                 };
-                if sink.send(Message::Text(text.into())).await.is_err() {
+                if !heart.send(&mut sink, Message::Text(text.into())).await {
                     return;
                 }
             }
             incoming = stream.next() => {
+                heart.heard();
                 let reply = match incoming {
                     // One request at a time per client; updates wait in
                     // the channel meanwhile.
@@ -136,7 +199,7 @@ async fn serve(
                     Some(Ok(_)) => continue,
                 }
                 .to_json();
-                if sink.send(Message::Text(reply.into())).await.is_err() {
+                if !heart.send(&mut sink, Message::Text(reply.into())).await {
                     return;
                 }
             }

@@ -266,3 +266,73 @@ async fn a_seek_names_its_game_only_once_the_game_exists_and_a_race_leaves_one_g
     assert_eq!(listed.as_array().map(Vec::len), Some(5));
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn live_channels_are_capped_per_address_and_clients_that_never_read_are_closed() {
+    let db = temp_db("trust-sockets");
+    let mut config = tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    config.guard.sockets_per_address = 3;
+    config.guard.socket_stall = Duration::from_millis(150);
+    let srv = common::start_with(test_registry(), &db, config).await;
+    let (game, tokens) = srv.create(json!({"spec": "race"})).await;
+    let addr = common::serve(&srv).await;
+    let url = format!("ws://{addr}/api/games/{game}/ws");
+    // An honest client reads (and so answers pings) in the background.
+    let (honest, _) = tokio_tungstenite::connect_async(&url)
+        .await
+        .expect("honest");
+    let (seen_tx, mut seen) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let (_, mut read) = honest.split();
+        while let Some(Ok(msg)) = read.next().await {
+            if let Message::Text(t) = msg {
+                let _ = seen_tx.send(t.to_string());
+            }
+        }
+    });
+    // Two that never read fill the address's three channels.
+    let mut silent = Vec::new();
+    for _ in 0..2 {
+        silent.push(
+            tokio_tungstenite::connect_async(&url)
+                .await
+                .expect("silent")
+                .0,
+        );
+    }
+    match tokio_tungstenite::connect_async(&url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
+            assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS)
+        }
+        other => panic!("a fourth channel from one address: {:?}", other.map(|_| ())),
+    }
+    // The silent ones are closed after two stalls; their places free up.
+    let mut reopened = None;
+    for _ in 0..100 {
+        if let Ok((ws, _)) = tokio_tungstenite::connect_async(&url).await {
+            reopened = Some(ws);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(reopened.is_some(), "the silent channels were never closed");
+    // The honest client still gets every move.
+    srv.post(
+        &format!("/api/games/{game}/move"),
+        json!({"action": "walk", "token": tokens[0]}),
+    )
+    .await;
+    let mut got_update = false;
+    while let Ok(Some(text)) = tokio::time::timeout(Duration::from_secs(2), seen.recv()).await {
+        if text.contains("\"update\"") {
+            got_update = true;
+            break;
+        }
+    }
+    assert!(got_update, "the honest client saw the move");
+    drop(silent);
+    remove_db(&db);
+}

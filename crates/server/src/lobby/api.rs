@@ -12,7 +12,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -67,11 +67,18 @@ async fn cancel(
 
 async fn channel(
     State(app): State<Arc<App>>,
+    crate::guard::ClientAddr(addr): crate::guard::ClientAddr,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, crate::ApiError> {
+    let slot = app
+        .sockets
+        .open(&addr, app.config.guard.sockets_per_address)?;
     let visitor = crate::ws::socket_visitor(&app, &headers).await?;
-    Ok(crate::ws::small(ws).on_upgrade(move |socket| run(app, visitor, socket)))
+    Ok(crate::ws::small(ws).on_upgrade(move |socket| async move {
+        run(app, visitor, socket).await;
+        drop(slot);
+    }))
 }
 
 /// Send the seeks the visitor may see now, and again whenever they may
@@ -82,6 +89,7 @@ async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
     let mut changes = app.lobby.subscribe();
     let mut closing = app.closing();
     let mut revoked = app.revocation(&visitor);
+    let mut heart = crate::ws::Heartbeat::new(app.config.guard.socket_stall);
     let mut renew = tokio::time::interval(RENEW_EVERY);
     let mut dirty = true;
     loop {
@@ -91,15 +99,21 @@ async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
                 break;
             };
             let text = serde_json::to_string(&LobbyMessage::Seeks { seeks }).unwrap_or_default();
-            if sink.send(Message::Text(text.into())).await.is_err() {
+            if !heart.send(&mut sink, Message::Text(text.into())).await {
                 break;
             }
         }
         tokio::select! {
             _ = crate::ws::closed(&mut closing) => break,
             _ = revoked.fired() => {
-                let _ = sink.send(Message::Close(Some(crate::ws::signed_out()))).await;
+                let _ = heart.send(&mut sink, Message::Close(Some(crate::ws::signed_out()))).await;
                 break;
+            }
+            ping = heart.beat() => {
+                let Some(ping) = ping else { break };
+                if !heart.send(&mut sink, ping).await {
+                    break;
+                }
             }
             _ = renew.tick() => app.keep_seeks(&visitor, SEEK_ALIVE_MS).await,
             change = changes.recv() => {
@@ -113,7 +127,7 @@ async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
             }
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                _ => {}
+                _ => heart.heard(),
             },
         }
     }
