@@ -13,6 +13,15 @@
 //! that is ahead sees a draw as a loss of part of its lead and avoids it,
 //! the side behind seeks it (zero-sum), and an even root keeps 0.
 //!
+//! Such draws depend on the path, which the table's key leaves out (the
+//! graph-history interaction: issue 39 lost a won game to an entry stored
+//! before a position had occurred twice). As in Stockfish, repetition is
+//! checked before the table, and principal-variation nodes (full window)
+//! take no cutoffs from the table, so the line reported is always searched
+//! to its end; beyond Stockfish, a score that depended on a draw by the
+//! history (a repetition of a position above the node, or a draw rule that
+//! counts the game's history) is not stored, only its move.
+//!
 //! Scores are always those of player 0 (max nodes where player 0 acts, min
 //! nodes where player 1 acts), so a turn of several actions by the same
 //! player needs no sign bookkeeping: the sign "flips" only when the player
@@ -24,6 +33,7 @@
 //! fill the table ahead of the main thread. The answer is that of the
 //! thread that completed the deepest iteration (the main one on a tie).
 
+mod check;
 mod order;
 mod tt;
 
@@ -31,6 +41,7 @@ use crate::agent::{Agent, Decision};
 use crate::budget::{Budget, Limits, StopOnDrop};
 use crate::class::require_two_player;
 use crate::value::{expected, outcome_score, static_score, DECIDED, WIN};
+pub use check::LineCheck;
 use order::{pick_next, tactical_rank, Ordering};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -133,6 +144,12 @@ pub struct Searcher<G: Evaluate> {
     draw: i32,
     /// Hashes of the player nodes on the line being searched, root first.
     line: Vec<u64>,
+    /// The smallest index into `line` of a position that a draw by history
+    /// met in the current subtree depended on (`usize::MAX`: none; 0 for a
+    /// draw rule reading the game's history before the root).
+    cycle_top: usize,
+    /// The principal line below each ply (the triangular table).
+    pv: Vec<Vec<G::Action>>,
 }
 
 impl<G: Evaluate> Searcher<G> {
@@ -153,6 +170,8 @@ impl<G: Evaluate> Searcher<G> {
             met_chance: false,
             draw: 0,
             line: Vec::with_capacity(MAX_PLY + 1),
+            cycle_top: usize::MAX,
+            pv: vec![Vec::new(); MAX_PLY + 2],
             cfg,
         }
     }
@@ -166,8 +185,10 @@ impl<G: Evaluate> Searcher<G> {
         }
     }
 
-    /// Iterative deepening from `g` (a player to move) within `budget`.
+    /// Iterative deepening from `g` (a player to move) within `budget`,
+    /// a new search for the table (see [`Table::new_search`]).
     pub fn search(&mut self, g: &G, budget: &Budget) -> Result<RootResult<G::Action>, Error> {
+        self.tt.new_search();
         self.search_from(g, budget, 1)
     }
 
@@ -190,6 +211,7 @@ impl<G: Evaluate> Searcher<G> {
         self.draw = (-self.cfg.contempt * static_score(g) as f32).round() as i32;
         self.line.clear();
         self.line.push(g.hash());
+        self.cycle_top = usize::MAX;
 
         let mut moves = Vec::new();
         g.legal_actions(&mut moves);
@@ -207,6 +229,9 @@ impl<G: Evaluate> Searcher<G> {
         // are bounds); the first `multipv` of each iteration always are.
         let multipv = self.budget.multipv().min(ranked.len());
         let mut exact = 1;
+        // The searched line of `ranked[0]`, and of this iteration's best.
+        let mut pv = vec![ranked[0].0];
+        let mut iter_pv = Vec::new();
 
         for depth in first_depth.min(self.cfg.max_depth)..=self.cfg.max_depth {
             // Root values from the mover's side. Each action is searched
@@ -258,6 +283,10 @@ impl<G: Evaluate> Searcher<G> {
                 top.truncate(multipv);
                 if iter_best.map_or(true, |(_, b)| v > b) {
                     iter_best = Some((i, v));
+                    // A new best was searched with a window it beat: its line is exact.
+                    iter_pv.clear();
+                    iter_pv.push(a);
+                    iter_pv.extend_from_slice(&self.pv[1]);
                 }
             }
             if self.met_chance {
@@ -277,6 +306,7 @@ impl<G: Evaluate> Searcher<G> {
                     } else {
                         exact + usize::from(i >= exact)
                     };
+                    pv = std::mem::take(&mut iter_pv);
                 }
                 break;
             }
@@ -290,6 +320,7 @@ impl<G: Evaluate> Searcher<G> {
                 .map(|&i| (ranked[i].0, sign * values[i]))
                 .collect();
             exact = order.iter().take_while(|&&i| is_exact[i]).count();
+            pv = std::mem::take(&mut iter_pv);
             depth_done = depth;
             let best = sign * ranked[0].1;
             let mate_seen = best.abs() >= DECIDED && WIN - best.abs() <= depth;
@@ -301,7 +332,7 @@ impl<G: Evaluate> Searcher<G> {
                 break;
             }
         }
-        let pv = self.principal_line(g, ranked[0].0);
+        pv.truncate(MAX_PV);
         Ok(RootResult {
             ranked,
             exact,
@@ -328,13 +359,15 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Score of `g` for player 0, searched `depth` actions deep.
     fn node(&mut self, g: &G, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        self.pv[ply].clear();
         let p = match g.turn() {
             Turn::Over => return self.end_score(g, ply),
             Turn::Chance => return self.chance(g, depth, ply, alpha, beta),
             Turn::Player(p) => p,
         };
         let key = g.hash();
-        if self.line.contains(&key) {
+        if let Some(at) = self.line.iter().position(|&h| h == key) {
+            self.cycle_top = self.cycle_top.min(at);
             return self.draw;
         }
         if (depth <= 0 && !self.cfg.depth_in_rolls) || ply >= MAX_PLY {
@@ -349,7 +382,13 @@ impl<G: Evaluate> Searcher<G> {
             return 0;
         }
         let entry = self.tt.probe(key);
-        if let Some(v) = entry.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
+        // With dice, Star1 gives most nodes wide windows (and those games
+        // have no repetition): the table cuts everywhere there.
+        let pv_node = beta - alpha > 1 && !self.cfg.chance;
+        if let Some(v) = entry
+            .filter(|_| !pv_node)
+            .and_then(|e| e.cutoff(depth, ply, alpha, beta))
+        {
             return v;
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -361,6 +400,8 @@ impl<G: Evaluate> Searcher<G> {
         let maximizing = p == Player(0);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = None;
+        let here = self.line.len();
+        let outer_top = std::mem::replace(&mut self.cycle_top, usize::MAX);
         self.line.push(key);
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut keys, i);
@@ -374,6 +415,9 @@ impl<G: Evaluate> Searcher<G> {
             if (maximizing && v > best) || (!maximizing && v < best) {
                 best = v;
                 best_move = Some(a);
+                if alpha < v && v < beta {
+                    self.extend_pv(ply, a);
+                }
             }
             if maximizing {
                 alpha = alpha.max(v);
@@ -390,6 +434,7 @@ impl<G: Evaluate> Searcher<G> {
         self.line.pop();
         self.moves[ply] = moves;
         self.scores[ply] = keys;
+        let bound = self.path_bound(here, outer_top, Bound::of(best, alpha0, beta0));
         if self.stopped {
             return 0;
         }
@@ -402,10 +447,33 @@ impl<G: Evaluate> Searcher<G> {
             best,
             ply,
             depth,
-            Bound::of(best, alpha0, beta0),
+            bound,
             best_move.map(|a| MoveTag::of(g, a)),
         );
         best
+    }
+
+    /// The bound to store for a node at `line` index `here` whose subtree
+    /// is done: [`Bound::Path`] if a draw below it depended on a position
+    /// above it. Hands what the subtree met on to the node's parent
+    /// (`outer_top`: what the parent's earlier children met).
+    fn path_bound(&mut self, here: usize, outer_top: usize, bound: Bound) -> Bound {
+        let path = self.cycle_top < here;
+        self.cycle_top = self.cycle_top.min(outer_top);
+        if path {
+            Bound::Path
+        } else {
+            bound
+        }
+    }
+
+    /// The principal line at `ply` is `a`, then the line below it.
+    fn extend_pv(&mut self, ply: usize, a: G::Action) {
+        let (here, below) = self.pv.split_at_mut(ply + 1);
+        let line = &mut here[ply];
+        line.clear();
+        line.push(a);
+        line.extend_from_slice(&below[0]);
     }
 
     /// The value of `child`, reached from `g` by its `index`-th action `a`
@@ -454,6 +522,8 @@ impl<G: Evaluate> Searcher<G> {
     /// the outcomes searched so far bound the average outside the window,
     /// the rest need not be searched.
     fn chance(&mut self, g: &G, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        // The principal line stops at the dice.
+        self.pv[ply].clear();
         if !self.cfg.chance {
             self.met_chance = true;
             self.stopped = true;
@@ -483,6 +553,8 @@ impl<G: Evaluate> Searcher<G> {
         let mut sum = 0.0;
         let mut rest = 1.0;
         let mut cut = None;
+        let here = self.line.len();
+        let outer_top = std::mem::replace(&mut self.cycle_top, usize::MAX);
         for &(ref child, prob, _) in &children {
             let after = (rest - prob).max(0.0);
             let ca = ((fa - sum - after * hi) / prob)
@@ -507,12 +579,12 @@ impl<G: Evaluate> Searcher<G> {
         }
         self.outcomes[ply] = outcomes;
         self.children[ply] = children;
+        let v = cut.unwrap_or(sum).round() as i32;
+        let bound = self.path_bound(here, outer_top, Bound::of(v, alpha, beta));
         if self.stopped {
             return 0;
         }
-        let v = cut.unwrap_or(sum).round() as i32;
-        self.tt
-            .store(key, v, ply, depth, Bound::of(v, alpha, beta), None);
+        self.tt.store(key, v, ply, depth, bound, None);
         v
     }
 
@@ -577,14 +649,21 @@ impl<G: Evaluate> Searcher<G> {
     }
 
     /// Score of the finished game `g` reached `ply` actions below the root:
-    /// a win sooner scores higher, a shared draw is the contempt draw.
-    fn end_score(&self, g: &G, ply: usize) -> i32 {
-        match g.outcome() {
-            Some(o) => match outcome_score(o, ply) {
-                0 => self.draw,
-                v => v,
-            },
-            None => self.draw,
+    /// a win sooner scores higher, a shared draw is the contempt draw. A
+    /// draw where the game's state holds more than its hash (the history
+    /// and clocks its draw rules read: [`Game::exact_hash`]) may be one by
+    /// those rules, and so depends on the path down to it.
+    ///
+    /// [`Game::exact_hash`]: tabula_core::Game::exact_hash
+    fn end_score(&mut self, g: &G, ply: usize) -> i32 {
+        match g.outcome().map(|o| outcome_score(o, ply)) {
+            Some(v) if v != 0 => v,
+            _ => {
+                if g.exact_hash() != g.hash() {
+                    self.cycle_top = 0;
+                }
+                self.draw
+            }
         }
     }
 
@@ -592,27 +671,6 @@ impl<G: Evaluate> Searcher<G> {
     /// among `moves`.
     fn tt_move(&self, key: u64, g: &G, moves: &[G::Action]) -> Option<G::Action> {
         self.tt.probe(key)?.best?.find(g, moves)
-    }
-
-    /// The expected line: `first`, then the table's best moves while legal.
-    fn principal_line(&self, root: &G, first: G::Action) -> Vec<G::Action> {
-        let mut pv = vec![first];
-        let mut g = root.clone();
-        g.apply(first);
-        let mut seen = vec![root.hash()];
-        while pv.len() < MAX_PV && matches!(g.turn(), Turn::Player(_)) {
-            let key = g.hash();
-            let Some(a) = self.tt_move(key, &g, &g.actions_here()) else {
-                break;
-            };
-            if seen.contains(&key) {
-                break;
-            }
-            seen.push(key);
-            pv.push(a);
-            g.apply(a);
-        }
-        pv
     }
 }
 
@@ -694,6 +752,8 @@ impl<G: Evaluate> SearchAgent<G> {
         if helpers.is_empty() {
             return main.search(state, budget);
         }
+        // One new search for the shared table, before any thread stores.
+        main.tt.new_search();
         let stop = Arc::new(AtomicBool::new(false));
         let helper_budget = budget.helper(Arc::clone(&stop));
         let (main_result, helper_results) = std::thread::scope(|s| {
@@ -708,7 +768,7 @@ impl<G: Evaluate> SearchAgent<G> {
             let main_result = {
                 // Stop the helpers however the main search ends, even by a panic.
                 let _stop = StopOnDrop(Arc::clone(&stop));
-                main.search(state, budget)
+                main.search_from(state, budget, 1)
             };
             let helper_results: Vec<_> = handles
                 .into_iter()
