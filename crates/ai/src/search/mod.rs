@@ -29,9 +29,12 @@
 //!
 //! With several threads (Lazy SMP) every thread searches the same root
 //! with its own move ordering, all sharing one lock-free transposition
-//! table; every other helper starts one iteration deeper, so the helpers
-//! fill the table ahead of the main thread. The answer is that of the
-//! thread that completed the deepest iteration (the main one on a tie).
+//! table. The helpers skip iterations by Stockfish 8's pattern (the first
+//! searches the even depths, the second the odd ones, later ones in
+//! pairs...), so that while the main thread searches depth d most helpers
+//! search d + 1 and fill the table ahead of it, rather than repeat its
+//! work. The answer is that of the thread that completed the deepest
+//! iteration (the main one on a tie).
 
 mod check;
 mod order;
@@ -153,12 +156,17 @@ pub struct Searcher<G: Evaluate> {
 }
 
 impl<G: Evaluate> Searcher<G> {
-    pub fn new(mut cfg: SearchConfig, sample: &G) -> Self {
+    pub fn new(cfg: SearchConfig, sample: &G) -> Self {
+        let tt = Arc::new(Table::new(cfg.tt_bits));
+        Searcher::with_table(cfg, sample, tt)
+    }
+
+    fn with_table(mut cfg: SearchConfig, sample: &G, tt: Arc<Table>) -> Self {
         // Within a turn of several actions a reduction cuts the rest of
         // the mover's own turn and the reply: measured weaker in Phylde.
         cfg.reductions &= !sample.game_type().multi_action_turns;
         Searcher {
-            tt: Arc::new(Table::new(cfg.tt_bits)),
+            tt,
             order: Ordering::new(sample.action_key_space(), MAX_PLY),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -177,27 +185,28 @@ impl<G: Evaluate> Searcher<G> {
     }
 
     /// A searcher for a helper thread: its own ordering and buffers, the
-    /// table of this one.
+    /// table of this one (never a table of its own: building one, then
+    /// dropping it, cost every helper the table's size in page faults,
+    /// which at 16 threads of 256 MB took the whole budget).
     fn helper(&self, sample: &G) -> Self {
-        Searcher {
-            tt: Arc::clone(&self.tt),
-            ..Searcher::new(self.cfg.clone(), sample)
-        }
+        Searcher::with_table(self.cfg.clone(), sample, Arc::clone(&self.tt))
     }
 
     /// Iterative deepening from `g` (a player to move) within `budget`,
     /// a new search for the table (see [`Table::new_search`]).
     pub fn search(&mut self, g: &G, budget: &Budget) -> Result<RootResult<G::Action>, Error> {
         self.tt.new_search();
-        self.search_from(g, budget, 1)
+        self.search_from(g, budget, None)
     }
 
-    /// [`Searcher::search`] with the first iteration at `first_depth`.
+    /// [`Searcher::search`] without a new search for the table, by the
+    /// main thread (`helper` `None`) or by helper number `helper`, which
+    /// skips the iterations [`skips`] gives it and deepens until stopped.
     fn search_from(
         &mut self,
         g: &G,
         budget: &Budget,
-        first_depth: i32,
+        helper: Option<usize>,
     ) -> Result<RootResult<G::Action>, Error> {
         let Turn::Player(me) = g.turn() else {
             return Err(Error::illegal("no player to move"));
@@ -233,7 +242,10 @@ impl<G: Evaluate> Searcher<G> {
         let mut pv = vec![ranked[0].0];
         let mut iter_pv = Vec::new();
 
-        for depth in first_depth.min(self.cfg.max_depth)..=self.cfg.max_depth {
+        for depth in 1..=self.cfg.max_depth {
+            if helper.is_some_and(|h| skips(h, depth) && depth < self.cfg.max_depth) {
+                continue;
+            }
             // Root values from the mover's side. Each action is searched
             // above the `multipv`-th best value so far (`floor`): those
             // that beat it are exact, the others fail low with bounds.
@@ -326,7 +338,9 @@ impl<G: Evaluate> Searcher<G> {
             let mate_seen = best.abs() >= DECIDED && WIN - best.abs() <= depth;
             if ranked.len() == 1
                 || mate_seen
-                || self.budget.time_used().is_some_and(|t| t > 0.6)
+                // Only the main thread stops short of its time; a helper
+                // goes on filling the table until the main one is done.
+                || (helper.is_none() && self.budget.time_used().is_some_and(|t| t > 0.6))
                 || self.budget.exhausted(self.nodes)
             {
                 break;
@@ -704,6 +718,16 @@ fn reduction(depth: i32, index: usize) -> i32 {
     (r as i32).min(depth - 2)
 }
 
+/// Whether helper `helper` (from 0) skips the iteration of `depth`:
+/// Stockfish 8's tables (`SkipSize`, `SkipPhase`), which spread the
+/// helpers over the main thread's depth and the next ones.
+fn skips(helper: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = helper % SIZE.len();
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+}
+
 /// The alpha-beta and expectimax agents: one searcher per thread (the
 /// first is the main one), kept between moves.
 pub struct SearchAgent<G: Evaluate> {
@@ -762,13 +786,13 @@ impl<G: Evaluate> SearchAgent<G> {
                 .enumerate()
                 .map(|(i, h)| {
                     let b = &helper_budget;
-                    s.spawn(move || h.search_from(state, b, 1 + (i % 2 == 0) as i32).ok())
+                    s.spawn(move || h.search_from(state, b, Some(i)).ok())
                 })
                 .collect();
             let main_result = {
                 // Stop the helpers however the main search ends, even by a panic.
                 let _stop = StopOnDrop(Arc::clone(&stop));
-                main.search_from(state, budget, 1)
+                main.search_from(state, budget, None)
             };
             let helper_results: Vec<_> = handles
                 .into_iter()
@@ -832,7 +856,20 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{deepest, reduction, RootResult};
+    use super::{deepest, reduction, skips, RootResult};
+
+    #[test]
+    fn helpers_spread_over_the_next_depths() {
+        let searched = |h: usize| -> Vec<i32> { (1..=8).filter(|&d| !skips(h, d)).collect() };
+        assert_eq!(searched(0), [2, 4, 6, 8]);
+        assert_eq!(searched(1), [1, 3, 5, 7]);
+        assert_eq!(searched(2), [1, 4, 5, 8]);
+        // Every helper searches half the depths.
+        for h in 0..40 {
+            let n = (1..=48).filter(|&d| !skips(h, d)).count();
+            assert_eq!(n, 24, "helper {h}");
+        }
+    }
 
     #[test]
     fn reductions_spare_early_moves_and_shallow_nodes_and_leave_a_ply() {
