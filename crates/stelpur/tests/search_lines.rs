@@ -9,6 +9,7 @@ use tabula_core::{Game, Turn};
 
 #[test]
 fn no_line_ending_in_a_draw_is_scored_otherwise() {
+    let mut searches = 0;
     for seed in 0..3u64 {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut g = Stelpur::new_game(&Options::default()).expect("start");
@@ -24,8 +25,9 @@ fn no_line_ending_in_a_draw_is_scored_otherwise() {
             };
             g.apply(a.expect("an action"));
         }
-        LineCheck::new(&g, 2_000)
-            .self_play(&g, 40, seed)
+        searches += LineCheck::new(&g, 2_000)
+            .self_play(&g, 80, seed)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
+    assert!(searches >= 20, "{searches} searches");
 }

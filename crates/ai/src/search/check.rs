@@ -60,11 +60,13 @@ impl<G: Evaluate> LineCheck<G> {
     }
 
     /// Play `plies` actions from `start`, this searcher choosing every
-    /// player's action and `seed` the dice; the first wrong line, if any.
-    pub fn self_play(&mut self, start: &G, plies: usize, seed: u64) -> Result<(), String> {
+    /// player's action and `seed` the dice: the number of searches, or the
+    /// first wrong line.
+    pub fn self_play(&mut self, start: &G, plies: usize, seed: u64) -> Result<usize, String> {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut g = start.clone();
         let mut buf = Vec::new();
+        let mut searches = 0;
         for _ in 0..plies {
             let a = match g.turn() {
                 Turn::Over => break,
@@ -72,11 +74,14 @@ impl<G: Evaluate> LineCheck<G> {
                     Some(a) => a,
                     None => break,
                 },
-                Turn::Player(_) => self.search(&g)?,
+                Turn::Player(_) => {
+                    searches += 1;
+                    self.search(&g)?
+                }
             };
             g.apply(a);
         }
-        Ok(())
+        Ok(searches)
     }
 }
 
