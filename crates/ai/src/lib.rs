@@ -25,7 +25,7 @@ pub use agent::{Agent, Decision};
 pub use budget::{Budget, Limits};
 pub use mcts::{MctsAgent, MctsConfig};
 pub use names::{AgentKind, AiLevel};
-pub use search::{SearchAgent, SearchConfig};
+pub use search::{LineCheck, SearchAgent, SearchConfig};
 
 use std::marker::PhantomData;
 use std::time::Duration;

@@ -13,6 +13,15 @@
 //! that is ahead sees a draw as a loss of part of its lead and avoids it,
 //! the side behind seeks it (zero-sum), and an even root keeps 0.
 //!
+//! Such draws depend on the path, which the table's key leaves out (the
+//! graph-history interaction: issue 39 lost a won game to an entry stored
+//! before a position had occurred twice). As in Stockfish, repetition is
+//! checked before the table, and principal-variation nodes (full window)
+//! take no cutoffs from the table, so the line reported is always searched
+//! to its end; beyond Stockfish, a score that depended on a draw by the
+//! history (a repetition of a position above the node, or a draw rule that
+//! counts the game's history) is not stored, only its move.
+//!
 //! Scores are always those of player 0 (max nodes where player 0 acts, min
 //! nodes where player 1 acts), so a turn of several actions by the same
 //! player needs no sign bookkeeping: the sign "flips" only when the player
@@ -20,10 +29,14 @@
 //!
 //! With several threads (Lazy SMP) every thread searches the same root
 //! with its own move ordering, all sharing one lock-free transposition
-//! table; every other helper starts one iteration deeper, so the helpers
-//! fill the table ahead of the main thread. The answer is that of the
-//! thread that completed the deepest iteration (the main one on a tie).
+//! table. The helpers skip iterations by Stockfish 8's pattern (the first
+//! searches the even depths, the second the odd ones, later ones in
+//! pairs...), so that while the main thread searches depth d most helpers
+//! search d + 1 and fill the table ahead of it, rather than repeat its
+//! work. The answer is that of the thread that completed the deepest
+//! iteration (the main one on a tie).
 
+mod check;
 mod order;
 mod tt;
 
@@ -31,6 +44,7 @@ use crate::agent::{Agent, Decision};
 use crate::budget::{Budget, Limits, StopOnDrop};
 use crate::class::require_two_player;
 use crate::value::{expected, outcome_score, static_score, DECIDED, WIN};
+pub use check::LineCheck;
 use order::{pick_next, tactical_rank, Ordering};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -133,15 +147,26 @@ pub struct Searcher<G: Evaluate> {
     draw: i32,
     /// Hashes of the player nodes on the line being searched, root first.
     line: Vec<u64>,
+    /// The smallest index into `line` of a position that a draw by history
+    /// met in the current subtree depended on (`usize::MAX`: none; 0 for a
+    /// draw rule reading the game's history before the root).
+    cycle_top: usize,
+    /// The principal line below each ply (the triangular table).
+    pv: Vec<Vec<G::Action>>,
 }
 
 impl<G: Evaluate> Searcher<G> {
-    pub fn new(mut cfg: SearchConfig, sample: &G) -> Self {
+    pub fn new(cfg: SearchConfig, sample: &G) -> Self {
+        let tt = Arc::new(Table::new(cfg.tt_bits));
+        Searcher::with_table(cfg, sample, tt)
+    }
+
+    fn with_table(mut cfg: SearchConfig, sample: &G, tt: Arc<Table>) -> Self {
         // Within a turn of several actions a reduction cuts the rest of
         // the mover's own turn and the reply: measured weaker in Phylde.
         cfg.reductions &= !sample.game_type().multi_action_turns;
         Searcher {
-            tt: Arc::new(Table::new(cfg.tt_bits)),
+            tt,
             order: Ordering::new(sample.action_key_space(), MAX_PLY),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -153,30 +178,35 @@ impl<G: Evaluate> Searcher<G> {
             met_chance: false,
             draw: 0,
             line: Vec::with_capacity(MAX_PLY + 1),
+            cycle_top: usize::MAX,
+            pv: vec![Vec::new(); MAX_PLY + 2],
             cfg,
         }
     }
 
     /// A searcher for a helper thread: its own ordering and buffers, the
-    /// table of this one.
+    /// table of this one (never a table of its own: building one, then
+    /// dropping it, cost every helper the table's size in page faults,
+    /// which at 16 threads of 256 MB took the whole budget).
     fn helper(&self, sample: &G) -> Self {
-        Searcher {
-            tt: Arc::clone(&self.tt),
-            ..Searcher::new(self.cfg.clone(), sample)
-        }
+        Searcher::with_table(self.cfg.clone(), sample, Arc::clone(&self.tt))
     }
 
-    /// Iterative deepening from `g` (a player to move) within `budget`.
+    /// Iterative deepening from `g` (a player to move) within `budget`,
+    /// a new search for the table (see [`Table::new_search`]).
     pub fn search(&mut self, g: &G, budget: &Budget) -> Result<RootResult<G::Action>, Error> {
-        self.search_from(g, budget, 1)
+        self.tt.new_search();
+        self.search_from(g, budget, None)
     }
 
-    /// [`Searcher::search`] with the first iteration at `first_depth`.
+    /// [`Searcher::search`] without a new search for the table, by the
+    /// main thread (`helper` `None`) or by helper number `helper`, which
+    /// skips the iterations [`skips`] gives it and deepens until stopped.
     fn search_from(
         &mut self,
         g: &G,
         budget: &Budget,
-        first_depth: i32,
+        helper: Option<usize>,
     ) -> Result<RootResult<G::Action>, Error> {
         let Turn::Player(me) = g.turn() else {
             return Err(Error::illegal("no player to move"));
@@ -190,6 +220,7 @@ impl<G: Evaluate> Searcher<G> {
         self.draw = (-self.cfg.contempt * static_score(g) as f32).round() as i32;
         self.line.clear();
         self.line.push(g.hash());
+        self.cycle_top = usize::MAX;
 
         let mut moves = Vec::new();
         g.legal_actions(&mut moves);
@@ -207,8 +238,14 @@ impl<G: Evaluate> Searcher<G> {
         // are bounds); the first `multipv` of each iteration always are.
         let multipv = self.budget.multipv().min(ranked.len());
         let mut exact = 1;
+        // The searched line of `ranked[0]`, and of this iteration's best.
+        let mut pv = vec![ranked[0].0];
+        let mut iter_pv = Vec::new();
 
-        for depth in first_depth.min(self.cfg.max_depth)..=self.cfg.max_depth {
+        for depth in 1..=self.cfg.max_depth {
+            if helper.is_some_and(|h| skips(h, depth) && depth < self.cfg.max_depth) {
+                continue;
+            }
             // Root values from the mover's side. Each action is searched
             // above the `multipv`-th best value so far (`floor`): those
             // that beat it are exact, the others fail low with bounds.
@@ -258,6 +295,10 @@ impl<G: Evaluate> Searcher<G> {
                 top.truncate(multipv);
                 if iter_best.map_or(true, |(_, b)| v > b) {
                     iter_best = Some((i, v));
+                    // A new best was searched with a window it beat: its line is exact.
+                    iter_pv.clear();
+                    iter_pv.push(a);
+                    iter_pv.extend_from_slice(&self.pv[1]);
                 }
             }
             if self.met_chance {
@@ -277,6 +318,7 @@ impl<G: Evaluate> Searcher<G> {
                     } else {
                         exact + usize::from(i >= exact)
                     };
+                    pv = std::mem::take(&mut iter_pv);
                 }
                 break;
             }
@@ -290,18 +332,21 @@ impl<G: Evaluate> Searcher<G> {
                 .map(|&i| (ranked[i].0, sign * values[i]))
                 .collect();
             exact = order.iter().take_while(|&&i| is_exact[i]).count();
+            pv = std::mem::take(&mut iter_pv);
             depth_done = depth;
             let best = sign * ranked[0].1;
             let mate_seen = best.abs() >= DECIDED && WIN - best.abs() <= depth;
             if ranked.len() == 1
                 || mate_seen
-                || self.budget.time_used().is_some_and(|t| t > 0.6)
+                // Only the main thread stops short of its time; a helper
+                // goes on filling the table until the main one is done.
+                || (helper.is_none() && self.budget.time_used().is_some_and(|t| t > 0.6))
                 || self.budget.exhausted(self.nodes)
             {
                 break;
             }
         }
-        let pv = self.principal_line(g, ranked[0].0);
+        pv.truncate(MAX_PV);
         Ok(RootResult {
             ranked,
             exact,
@@ -328,13 +373,15 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Score of `g` for player 0, searched `depth` actions deep.
     fn node(&mut self, g: &G, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        self.pv[ply].clear();
         let p = match g.turn() {
             Turn::Over => return self.end_score(g, ply),
             Turn::Chance => return self.chance(g, depth, ply, alpha, beta),
             Turn::Player(p) => p,
         };
         let key = g.hash();
-        if self.line.contains(&key) {
+        if let Some(at) = self.line.iter().position(|&h| h == key) {
+            self.cycle_top = self.cycle_top.min(at);
             return self.draw;
         }
         if (depth <= 0 && !self.cfg.depth_in_rolls) || ply >= MAX_PLY {
@@ -349,7 +396,13 @@ impl<G: Evaluate> Searcher<G> {
             return 0;
         }
         let entry = self.tt.probe(key);
-        if let Some(v) = entry.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
+        // With dice, Star1 gives most nodes wide windows (and those games
+        // have no repetition): the table cuts everywhere there.
+        let pv_node = beta - alpha > 1 && !self.cfg.chance;
+        if let Some(v) = entry
+            .filter(|_| !pv_node)
+            .and_then(|e| e.cutoff(depth, ply, alpha, beta))
+        {
             return v;
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -361,6 +414,8 @@ impl<G: Evaluate> Searcher<G> {
         let maximizing = p == Player(0);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = None;
+        let here = self.line.len();
+        let outer_top = std::mem::replace(&mut self.cycle_top, usize::MAX);
         self.line.push(key);
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut keys, i);
@@ -374,6 +429,9 @@ impl<G: Evaluate> Searcher<G> {
             if (maximizing && v > best) || (!maximizing && v < best) {
                 best = v;
                 best_move = Some(a);
+                if alpha < v && v < beta {
+                    self.extend_pv(ply, a);
+                }
             }
             if maximizing {
                 alpha = alpha.max(v);
@@ -390,6 +448,7 @@ impl<G: Evaluate> Searcher<G> {
         self.line.pop();
         self.moves[ply] = moves;
         self.scores[ply] = keys;
+        let bound = self.path_bound(here, outer_top, Bound::of(best, alpha0, beta0));
         if self.stopped {
             return 0;
         }
@@ -402,10 +461,33 @@ impl<G: Evaluate> Searcher<G> {
             best,
             ply,
             depth,
-            Bound::of(best, alpha0, beta0),
+            bound,
             best_move.map(|a| MoveTag::of(g, a)),
         );
         best
+    }
+
+    /// The bound to store for a node at `line` index `here` whose subtree
+    /// is done: [`Bound::Path`] if a draw below it depended on a position
+    /// above it. Hands what the subtree met on to the node's parent
+    /// (`outer_top`: what the parent's earlier children met).
+    fn path_bound(&mut self, here: usize, outer_top: usize, bound: Bound) -> Bound {
+        let path = self.cycle_top < here;
+        self.cycle_top = self.cycle_top.min(outer_top);
+        if path {
+            Bound::Path
+        } else {
+            bound
+        }
+    }
+
+    /// The principal line at `ply` is `a`, then the line below it.
+    fn extend_pv(&mut self, ply: usize, a: G::Action) {
+        let (here, below) = self.pv.split_at_mut(ply + 1);
+        let line = &mut here[ply];
+        line.clear();
+        line.push(a);
+        line.extend_from_slice(&below[0]);
     }
 
     /// The value of `child`, reached from `g` by its `index`-th action `a`
@@ -454,6 +536,8 @@ impl<G: Evaluate> Searcher<G> {
     /// the outcomes searched so far bound the average outside the window,
     /// the rest need not be searched.
     fn chance(&mut self, g: &G, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        // The principal line stops at the dice.
+        self.pv[ply].clear();
         if !self.cfg.chance {
             self.met_chance = true;
             self.stopped = true;
@@ -483,6 +567,8 @@ impl<G: Evaluate> Searcher<G> {
         let mut sum = 0.0;
         let mut rest = 1.0;
         let mut cut = None;
+        let here = self.line.len();
+        let outer_top = std::mem::replace(&mut self.cycle_top, usize::MAX);
         for &(ref child, prob, _) in &children {
             let after = (rest - prob).max(0.0);
             let ca = ((fa - sum - after * hi) / prob)
@@ -507,12 +593,12 @@ impl<G: Evaluate> Searcher<G> {
         }
         self.outcomes[ply] = outcomes;
         self.children[ply] = children;
+        let v = cut.unwrap_or(sum).round() as i32;
+        let bound = self.path_bound(here, outer_top, Bound::of(v, alpha, beta));
         if self.stopped {
             return 0;
         }
-        let v = cut.unwrap_or(sum).round() as i32;
-        self.tt
-            .store(key, v, ply, depth, Bound::of(v, alpha, beta), None);
+        self.tt.store(key, v, ply, depth, bound, None);
         v
     }
 
@@ -577,14 +663,21 @@ impl<G: Evaluate> Searcher<G> {
     }
 
     /// Score of the finished game `g` reached `ply` actions below the root:
-    /// a win sooner scores higher, a shared draw is the contempt draw.
-    fn end_score(&self, g: &G, ply: usize) -> i32 {
-        match g.outcome() {
-            Some(o) => match outcome_score(o, ply) {
-                0 => self.draw,
-                v => v,
-            },
-            None => self.draw,
+    /// a win sooner scores higher, a shared draw is the contempt draw. A
+    /// draw where the game's state holds more than its hash (the history
+    /// and clocks its draw rules read: [`Game::exact_hash`]) may be one by
+    /// those rules, and so depends on the path down to it.
+    ///
+    /// [`Game::exact_hash`]: tabula_core::Game::exact_hash
+    fn end_score(&mut self, g: &G, ply: usize) -> i32 {
+        match g.outcome().map(|o| outcome_score(o, ply)) {
+            Some(v) if v != 0 => v,
+            _ => {
+                if g.exact_hash() != g.hash() {
+                    self.cycle_top = 0;
+                }
+                self.draw
+            }
         }
     }
 
@@ -592,27 +685,6 @@ impl<G: Evaluate> Searcher<G> {
     /// among `moves`.
     fn tt_move(&self, key: u64, g: &G, moves: &[G::Action]) -> Option<G::Action> {
         self.tt.probe(key)?.best?.find(g, moves)
-    }
-
-    /// The expected line: `first`, then the table's best moves while legal.
-    fn principal_line(&self, root: &G, first: G::Action) -> Vec<G::Action> {
-        let mut pv = vec![first];
-        let mut g = root.clone();
-        g.apply(first);
-        let mut seen = vec![root.hash()];
-        while pv.len() < MAX_PV && matches!(g.turn(), Turn::Player(_)) {
-            let key = g.hash();
-            let Some(a) = self.tt_move(key, &g, &g.actions_here()) else {
-                break;
-            };
-            if seen.contains(&key) {
-                break;
-            }
-            seen.push(key);
-            pv.push(a);
-            g.apply(a);
-        }
-        pv
     }
 }
 
@@ -644,6 +716,16 @@ fn reduction(depth: i32, index: usize) -> i32 {
     }
     let r = 0.75 + (depth as f32).ln() * (index as f32).ln() / 2.25;
     (r as i32).min(depth - 2)
+}
+
+/// Whether helper `helper` (from 0) skips the iteration of `depth`:
+/// Stockfish 8's tables (`SkipSize`, `SkipPhase`), which spread the
+/// helpers over the main thread's depth and the next ones.
+fn skips(helper: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = helper % SIZE.len();
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
 }
 
 /// The alpha-beta and expectimax agents: one searcher per thread (the
@@ -694,6 +776,8 @@ impl<G: Evaluate> SearchAgent<G> {
         if helpers.is_empty() {
             return main.search(state, budget);
         }
+        // One new search for the shared table, before any thread stores.
+        main.tt.new_search();
         let stop = Arc::new(AtomicBool::new(false));
         let helper_budget = budget.helper(Arc::clone(&stop));
         let (main_result, helper_results) = std::thread::scope(|s| {
@@ -702,13 +786,13 @@ impl<G: Evaluate> SearchAgent<G> {
                 .enumerate()
                 .map(|(i, h)| {
                     let b = &helper_budget;
-                    s.spawn(move || h.search_from(state, b, 1 + (i % 2 == 0) as i32).ok())
+                    s.spawn(move || h.search_from(state, b, Some(i)).ok())
                 })
                 .collect();
             let main_result = {
                 // Stop the helpers however the main search ends, even by a panic.
                 let _stop = StopOnDrop(Arc::clone(&stop));
-                main.search(state, budget)
+                main.search_from(state, budget, None)
             };
             let helper_results: Vec<_> = handles
                 .into_iter()
@@ -772,7 +856,20 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{deepest, reduction, RootResult};
+    use super::{deepest, reduction, skips, RootResult};
+
+    #[test]
+    fn helpers_spread_over_the_next_depths() {
+        let searched = |h: usize| -> Vec<i32> { (1..=8).filter(|&d| !skips(h, d)).collect() };
+        assert_eq!(searched(0), [2, 4, 6, 8]);
+        assert_eq!(searched(1), [1, 3, 5, 7]);
+        assert_eq!(searched(2), [1, 4, 5, 8]);
+        // Every helper searches half the depths.
+        for h in 0..40 {
+            let n = (1..=48).filter(|&d| !skips(h, d)).count();
+            assert_eq!(n, 24, "helper {h}");
+        }
+    }
 
     #[test]
     fn reductions_spare_early_moves_and_shallow_nodes_and_leave_a_ply() {

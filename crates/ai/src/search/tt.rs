@@ -5,11 +5,16 @@
 //! position key XORed with it. A slot torn by two threads writing at once
 //! fails the key check and reads as empty (Hyatt's lockless hashing), so
 //! no lock is needed and a thread never sees another position's entry.
+//!
+//! The table is kept between moves, but the history a game's draw rules
+//! read grows with every move while the key leaves it out: so an entry
+//! records the search (generation) that stored it, and an entry of an
+//! earlier search never keeps a result of this one out of its slot.
 
 use crate::value::DECIDED;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use tabula_core::Evaluate;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +24,11 @@ pub enum Bound {
     Lower,
     /// The true score is at most the stored one (the node failed low).
     Upper,
+    /// No score, only the best move: the score depended on the path to
+    /// the node (a draw by repetition of a position above it, or by a draw
+    /// rule counting the game's history), so it would be wrong on another
+    /// path (the graph-history interaction).
+    Path,
 }
 
 impl Bound {
@@ -73,46 +83,55 @@ pub struct Entry {
     pub depth: i32,
     pub bound: Bound,
     pub best: Option<MoveTag>,
+    /// The search that stored it, modulo 8.
+    generation: u8,
 }
 
-/// Bits of the packed value: a signed 21-bit score (wins stay below
-/// `WIN + MAX_PLY`, far inside it), 8 of depth, 2 of bound (0: empty),
-/// 1 for "has a move", 32 of move tag.
-const VALUE_BITS: u32 = 21;
+/// Bits of the packed value: a signed 18-bit score (wins stay below
+/// `WIN + MAX_PLY`, inside it), 7 of depth (iterations stop at 64), 3 of
+/// bound (0: empty), 3 of generation, 1 for "has a move", 32 of move tag.
+const VALUE_BITS: u32 = 18;
 const DEPTH_SHIFT: u32 = VALUE_BITS;
-const BOUND_SHIFT: u32 = DEPTH_SHIFT + 8;
-const HAS_MOVE: u64 = 1 << (BOUND_SHIFT + 2);
+const DEPTH_MAX: i32 = 127;
+const BOUND_SHIFT: u32 = DEPTH_SHIFT + 7;
+const GEN_SHIFT: u32 = BOUND_SHIFT + 3;
+const GEN_MASK: u8 = 7;
+const HAS_MOVE: u64 = 1 << (GEN_SHIFT + 3);
 const TAG_SHIFT: u32 = 32;
 
 impl Entry {
     fn pack(&self) -> u64 {
         debug_assert!(self.value.unsigned_abs() < 1 << (VALUE_BITS - 1));
         let value = u64::from(self.value as u32) & ((1 << VALUE_BITS) - 1);
-        let depth = self.depth.clamp(0, 255) as u64;
+        let depth = self.depth.clamp(0, DEPTH_MAX) as u64;
         let bound: u64 = match self.bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
+            Bound::Path => 4,
         };
+        let generation = u64::from(self.generation & GEN_MASK);
         let mv = self
             .best
             .map_or(0, |t| HAS_MOVE | u64::from(t.0) << TAG_SHIFT);
-        value | depth << DEPTH_SHIFT | bound << BOUND_SHIFT | mv
+        value | depth << DEPTH_SHIFT | bound << BOUND_SHIFT | generation << GEN_SHIFT | mv
     }
 
     /// `None` for an empty slot.
     fn unpack(data: u64) -> Option<Entry> {
-        let bound = match (data >> BOUND_SHIFT) & 3 {
+        let bound = match (data >> BOUND_SHIFT) & 7 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             3 => Bound::Upper,
+            4 => Bound::Path,
             _ => return None,
         };
         Some(Entry {
             value: ((data << (64 - VALUE_BITS)) as i64 >> (64 - VALUE_BITS)) as i32,
-            depth: ((data >> DEPTH_SHIFT) & 255) as i32,
+            depth: ((data >> DEPTH_SHIFT) & DEPTH_MAX as u64) as i32,
             bound,
             best: (data & HAS_MOVE != 0).then_some(MoveTag((data >> TAG_SHIFT) as u32)),
+            generation: ((data >> GEN_SHIFT) as u8) & GEN_MASK,
         })
     }
 
@@ -139,7 +158,7 @@ impl Entry {
             Bound::Exact => Some(v),
             Bound::Lower if v >= beta => Some(v),
             Bound::Upper if v <= alpha => Some(v),
-            _ => None,
+            Bound::Lower | Bound::Upper | Bound::Path => None,
         }
     }
 }
@@ -153,6 +172,8 @@ struct Slot {
 
 pub struct Table {
     slots: Vec<Slot>,
+    /// The current search's generation (see [`Table::new_search`]).
+    generation: AtomicU8,
 }
 
 /// The table bits that fit in `mb` megabytes (at least one slot).
@@ -167,7 +188,17 @@ impl Table {
         let n = if bits == 0 { 0 } else { 1usize << bits };
         Table {
             slots: (0..n).map(|_| Slot::default()).collect(),
+            generation: AtomicU8::new(0),
         }
+    }
+
+    /// Start a new search (a new move): the entries stored so far become
+    /// old, and no longer keep newer results out of their slots.
+    pub fn new_search(&self) {
+        self.generation.store(
+            self.generation.load(Relaxed).wrapping_add(1) & GEN_MASK,
+            Relaxed,
+        );
     }
 
     fn slot(&self, key: u64) -> Option<&Slot> {
@@ -195,9 +226,10 @@ impl Table {
         best: Option<MoveTag>,
     ) {
         let Some(slot) = self.slot(key) else { return };
+        let generation = self.generation.load(Relaxed);
         let mut best = best;
         if let Some(old) = self.probe(key) {
-            if old.depth > depth && old.bound == Bound::Exact {
+            if old.depth > depth && old.bound == Bound::Exact && old.generation == generation {
                 return;
             }
             best = best.or(old.best);
@@ -211,10 +243,11 @@ impl Table {
             score
         };
         let data = Entry {
-            value,
+            value: if bound == Bound::Path { 0 } else { value },
             depth,
             bound,
             best,
+            generation,
         }
         .pack();
         slot.data.store(data, Relaxed);
@@ -229,7 +262,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip_through_64_bits() {
-        let bounds = [Bound::Exact, Bound::Lower, Bound::Upper];
+        let bounds = [Bound::Exact, Bound::Lower, Bound::Upper, Bound::Path];
         let values = [
             0,
             1,
@@ -250,12 +283,13 @@ mod tests {
         for &bound in &bounds {
             for &value in &values {
                 for &best in &tags {
-                    for depth in [0, 1, 7, 64, 255] {
+                    for (depth, generation) in [(0, 0), (1, 7), (7, 3), (64, 1), (127, 5)] {
                         let e = Entry {
                             value,
                             depth,
                             bound,
                             best,
+                            generation,
                         };
                         assert_eq!(Entry::unpack(e.pack()), Some(e), "{e:?}");
                     }
@@ -282,6 +316,14 @@ mod tests {
         t.store(5, 20, 0, 4, Bound::Exact, None);
         t.store(5, 30, 0, 1, Bound::Exact, None);
         assert_eq!(t.probe(5).expect("kept").score(0), 20);
+        // A later search's result replaces a deeper one of an earlier search.
+        t.new_search();
+        t.store(5, 40, 0, 1, Bound::Exact, None);
+        assert_eq!(t.probe(5).expect("replaced").score(0), 40);
+        // A score that depended on the path keeps only its move.
+        t.store(6, 50, 0, 9, Bound::Path, Some(MoveTag(3)));
+        let e = t.probe(6).expect("stored");
+        assert_eq!((e.best, e.cutoff(1, 0, 0, 1)), (Some(MoveTag(3)), None));
         // Wins are stored from the node and read from the root.
         t.store(7, WIN - 5, 3, 2, Bound::Exact, None);
         assert_eq!(t.probe(7).expect("stored").score(1), WIN - 3);
@@ -289,7 +331,7 @@ mod tests {
         assert_eq!(t.probe(8).expect("stored").score(1), -WIN + 3);
         // A torn slot (data of one write, check of another) reads empty.
         let slot = t.slot(5).expect("slot");
-        slot.data.store(slot.data.load(Relaxed) ^ 1 << 22, Relaxed);
+        slot.data.store(slot.data.load(Relaxed) ^ 1 << 20, Relaxed);
         assert_eq!(t.probe(5), None);
         assert!(Table::new(0).probe(5).is_none());
     }
