@@ -464,6 +464,13 @@ impl App {
         .await?
     }
 
+    /// Make the next `n` writes to the store fail as a database fault
+    /// would (fault tests of what players see meanwhile).
+    #[doc(hidden)]
+    pub fn inject_store_faults(&self, n: usize) {
+        self.store.inject_faults(n);
+    }
+
     /// How game `id` ended, if it has.
     pub(crate) async fn ended(self: &Arc<Self>, id: &str) -> Result<Option<GameEnded>, RoundError> {
         self.ask(id, |reply| Msg::Ended { reply }).await

@@ -336,3 +336,35 @@ async fn live_channels_are_capped_per_address_and_clients_that_never_read_are_cl
     drop(silent);
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn an_ai_move_the_store_refused_is_stored_again_within_seconds() {
+    let db = temp_db("trust-ai-retry");
+    let config = tabula_server::RoundConfig {
+        ai_pause: Duration::from_millis(100),
+        ..Default::default()
+    };
+    let srv = common::start_with(test_registry(), &db, config).await;
+    let (game, tokens) = srv
+        .create(json!({"spec": "race", "seats": [{"type": "human"}, {"type": "ai", "level": "random"}]}))
+        .await;
+    let g = format!("/api/games/{game}");
+    srv.post(
+        &format!("{g}/move"),
+        json!({"action": "walk", "token": tokens[0]}),
+    )
+    .await;
+    // The AI thinks for 100 ms; meanwhile the database fails two writes
+    // (its move's first tries): the game must not wait for the turn's
+    // 30 s claim to lapse.
+    srv.app.inject_store_faults(2);
+    let started = std::time::Instant::now();
+    let s = srv.settled(&game).await;
+    let ai_moved = s["history"]
+        .as_array()
+        .is_some_and(|h| h.iter().any(|e| e["actor"] == 1));
+    assert!(ai_moved, "{s}");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "the AI moved after {took:?}");
+    remove_db(&db);
+}

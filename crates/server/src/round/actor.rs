@@ -110,6 +110,23 @@ pub(crate) struct Actor {
     updates: broadcast::Sender<Published>,
     /// Live channels open per seat on this instance.
     here: Vec<i32>,
+    /// Times in a row the AI's move could not be stored (the store was out
+    /// of reach): the pause before the next try grows with it.
+    ai_retries: u32,
+}
+
+/// The first pause before storing an AI move again after a store fault;
+/// it doubles each time, up to [`AI_RETRY_MAX`].
+const AI_RETRY_FIRST: Duration = Duration::from_millis(250);
+/// The longest pause between two tries (so a game resumes within about
+/// 2 s of the store answering again, not when the turn's 30 s claim lapses).
+const AI_RETRY_MAX: Duration = Duration::from_secs(2);
+
+/// The pause before try `n` (1, 2, ...) to store an AI move again.
+fn ai_retry_pause(n: u32) -> Duration {
+    AI_RETRY_FIRST
+        .saturating_mul(1 << n.saturating_sub(1).min(8))
+        .min(AI_RETRY_MAX)
 }
 
 /// Start the owner of `round`, unless the game already has one; returns
@@ -127,6 +144,7 @@ pub(crate) fn start(app: &Arc<App>, round: Round) -> super::RoundHandle {
             me: tx,
             updates: broadcast::channel(WATCH_BUFFER).0,
             here: Vec::new(),
+            ai_retries: 0,
         };
         tokio::spawn(actor.run());
     }
@@ -549,6 +567,7 @@ impl Actor {
         self.round.thinking = false;
         let current =
             self.round.version == version && self.round.ai_to_move().map(|a| a.0) == Some(seat);
+        let again = pick.clone();
         let committed = match pick {
             Ok(p) if current => {
                 let command = Command::Play {
@@ -568,8 +587,27 @@ impl Actor {
             Err(e) => Err(RoundError::Internal(e)),
         };
         match committed {
-            Ok(true) => {}
+            Ok(true) => self.ai_retries = 0,
             Ok(false) => self.publish(self.round.history.len()),
+            Err(RoundError::Unavailable) => {
+                // The store is out of reach: store the same move again
+                // shortly rather than when the turn's claim lapses.
+                self.ai_retries += 1;
+                let pause = ai_retry_pause(self.ai_retries);
+                tracing::warn!(game = %self.round.id, "AI move not stored: trying again in {pause:?}");
+                self.round.thinking = true;
+                let me = self.me.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(pause).await;
+                    let retry = Msg::AiMoved {
+                        version,
+                        seat,
+                        pick: again,
+                    };
+                    let _ = me.send(retry).await;
+                });
+                return;
+            }
             Err(RoundError::Busy) => {
                 // Someone else moved first: look again at the game as it is.
                 if !self.reload().await {
@@ -583,5 +621,19 @@ impl Actor {
             }
         }
         self.kick_ai().await;
+    }
+}
+
+#[cfg(test)]
+mod retry_tests {
+    use super::*;
+
+    #[test]
+    fn the_pause_before_storing_an_ai_move_again_doubles_up_to_two_seconds() {
+        let pauses: Vec<u64> = (1..=6)
+            .map(|n| ai_retry_pause(n).as_millis() as u64)
+            .collect();
+        assert_eq!(pauses, [250, 500, 1000, 2000, 2000, 2000]);
+        assert_eq!(ai_retry_pause(u32::MAX), AI_RETRY_MAX);
     }
 }

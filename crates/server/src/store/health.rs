@@ -5,15 +5,38 @@
 //! answers 503 with the cause while writes fail.
 
 use super::StoreError;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 #[derive(Default)]
 pub struct Health {
     /// Why the last write failed, while no write has succeeded since.
     failing: Mutex<Option<String>>,
+    /// Writes still to fail on purpose (fault tests: [`Health::inject`]).
+    injected: AtomicUsize,
 }
 
+/// The cause of a write failed on purpose.
+pub const INJECTED: &str = "an injected fault (a test made this write fail)";
+
 impl Health {
+    /// Make the next `n` writes fail as a database fault would, for tests
+    /// of what people see while the database fails.
+    pub fn inject(&self, n: usize) {
+        self.injected.store(n, Ordering::SeqCst);
+    }
+
+    /// A write about to run: fail it if a fault is injected.
+    pub fn before_write(&self) -> Result<(), StoreError> {
+        let take = self
+            .injected
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        match take {
+            Ok(_) => Err(StoreError::Failed(INJECTED.into())),
+            Err(_) => Ok(()),
+        }
+    }
+
     /// Note how a write went, and pass its result on. A conflict or a
     /// missing row is an answer, not a fault.
     pub fn observe<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {

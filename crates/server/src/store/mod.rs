@@ -200,6 +200,7 @@ impl Store {
 
     /// Store a new game (row version 0).
     pub async fn insert(&self, game: StoredGame, status: Status) -> Result<(), StoreError> {
+        self.health.before_write()?;
         let result = match &self.engine {
             Engine::Sqlite(s) => s.insert(game, status).await,
             Engine::Postgres(p) => p.insert(game, status).await,
@@ -209,6 +210,7 @@ impl Store {
 
     /// Apply `write` if the game is still at its version; the new version.
     pub async fn write(&self, write: Write) -> Result<u64, StoreError> {
+        self.health.before_write()?;
         let result = match &self.engine {
             Engine::Sqlite(s) => s.write(write).await,
             Engine::Postgres(p) => p.write(write).await,
@@ -219,6 +221,7 @@ impl Store {
     /// Remove a game that was stored but never opened (its seek was taken
     /// by someone else meanwhile).
     pub async fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        self.health.before_write()?;
         let result = match &self.engine {
             Engine::Sqlite(s) => s.delete_game(id).await,
             Engine::Postgres(p) => p.delete_game(id).await,
@@ -358,6 +361,7 @@ impl Store {
 
     /// Store a new document; [`StoreError::Conflict`] if its id is taken.
     pub async fn doc_insert(&self, doc: Doc) -> Result<(), StoreError> {
+        self.health.before_write()?;
         let result = match &self.engine {
             Engine::Sqlite(s) => s.doc_insert(doc).await,
             Engine::Postgres(p) => p.doc_insert(doc).await,
@@ -375,6 +379,7 @@ impl Store {
     /// Replace a document's body and expiry if it is still at `doc.version`;
     /// the new version.
     pub async fn doc_update(&self, doc: &Doc) -> Result<u64, StoreError> {
+        self.health.before_write()?;
         let result = match &self.engine {
             Engine::Sqlite(s) => s.doc_update(doc.clone()).await,
             Engine::Postgres(p) => p.doc_update(doc).await,
@@ -384,6 +389,7 @@ impl Store {
 
     /// Delete a document; whether it existed.
     pub async fn doc_delete(&self, kind: &'static str, id: &str) -> Result<bool, StoreError> {
+        self.health.before_write()?;
         let result = match &self.engine {
             Engine::Sqlite(s) => s.doc_delete(kind, id).await,
             Engine::Postgres(p) => p.doc_delete(kind, id).await,
@@ -436,6 +442,12 @@ impl Store {
             Engine::Sqlite(s) => s.stale_games(before, limit).await,
             Engine::Postgres(p) => p.stale_games(before, limit).await,
         }
+    }
+
+    /// Make the next `n` writes fail as a database fault would (fault
+    /// tests).
+    pub fn inject_faults(&self, n: usize) {
+        self.health.inject(n);
     }
 
     /// Why writes fail, while they do (for `/healthz`).
