@@ -804,6 +804,8 @@ fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
         let e = ending.as_ref()?;
         Some(match e.outcome {
             _ if e.reason == EndReason::Aborted => return None,
+            // A leaver ranks last, whatever their AI stand-in achieved.
+            _ if meta.left.contains(&seat) => "loss",
             tabula_core::Outcome::Win(p) if p.0 == seat => "win",
             tabula_core::Outcome::Draw(set) if set.contains(Player(seat)) => "draw",
             _ => "loss",

@@ -1061,3 +1061,70 @@ async fn a_challenge_by_link_with_an_ai_seat_and_one_whose_creator_left() {
     drop(srv);
     remove_db(&db);
 }
+
+/// Wait until game `g` is over (its AI seats have played); its state.
+async fn finished(b: &mut Browser<'_>, g: &str) -> Value {
+    for _ in 0..500 {
+        let s = b.expect(StatusCode::OK, "GET", g, Value::Null).await;
+        if s["state"]["turn"]["kind"] == "over" {
+            return s;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    panic!("{g} never ended");
+}
+
+#[tokio::test]
+async fn a_leaver_loses_on_the_profile_though_the_stand_in_won() {
+    let db = temp_db("leaver");
+    let srv = start(test_registry(), &db).await;
+    let mut ann = Browser::new(&srv, 1);
+    ann.sign_up("Ann").await;
+    let mut bob = Browser::new(&srv, 2);
+    bob.sign_up("Bob").await;
+    let mut cid = Browser::new(&srv, 3);
+    cid.sign_up("Cid").await;
+    // Ann (Red) is one step from the goal; Blue is to move.
+    let created = ann
+        .expect(StatusCode::OK, "POST", "/api/games", json!({"spec": "race(players=3)",
+            "position": "9,0,0 2 -",
+            "seats": [{"type": "human"}, {"type": "human", "invite": true}, {"type": "human", "invite": true}]}))
+        .await;
+    let id = created["id"].as_str().expect("id");
+    let g = format!("/api/games/{id}");
+    for (b, seat) in [(&mut bob, 1), (&mut cid, 2)] {
+        let token = created["tokens"][seat]["token"].clone();
+        b.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("{g}/join"),
+            json!({"token": token}),
+        )
+        .await;
+    }
+    ann.expect(StatusCode::OK, "POST", &format!("{g}/leave"), Value::Null)
+        .await;
+    for b in [&mut bob, &mut cid] {
+        b.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("{g}/move"),
+            json!({"action": "walk"}),
+        )
+        .await;
+    }
+    // The AI stand-in walks Red home: the seat wins, Ann does not.
+    let s = finished(&mut ann, &g).await;
+    assert_eq!(s["state"]["result"]["winners"], json!([0]), "{s}");
+    let tally = |p: &Value| p["record"]["race"].clone();
+    let p = ann
+        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
+        .await;
+    assert_eq!(tally(&p), json!({"win": 0, "draw": 0, "loss": 1}), "{p}");
+    let p = bob
+        .expect(StatusCode::OK, "GET", "/api/players/bob", Value::Null)
+        .await;
+    assert_eq!(tally(&p), json!({"win": 0, "draw": 0, "loss": 1}), "{p}");
+    drop(srv);
+    remove_db(&db);
+}

@@ -771,7 +771,8 @@ impl Round {
     }
 
     /// Leave: a two-player game ends (the other side wins); in a game of
-    /// three an AI stand-in takes the seat and plays on.
+    /// three an AI stand-in takes the seat and plays on, without a clock
+    /// (the AI owes nobody time, and its flag must not end the game).
     pub(crate) fn leave(&self, seat: u8) -> Result<Change, RoundError> {
         if self.is_over() {
             return Err(RoundError::Over);
@@ -787,6 +788,9 @@ impl Round {
         meta.draw_offer.retain(|&x| x != seat);
         if !meta.left.contains(&seat) {
             meta.left.push(seat);
+        }
+        if let Some(c) = meta.clock.as_mut() {
+            let _ = c.set_untimed(seat as usize);
         }
         Ok(self.meta_change(meta, Reply::Done))
     }
@@ -920,6 +924,24 @@ impl Round {
         out
     }
 
+    /// The seats as the end reports them: a seat whose player left names
+    /// that player's account (`user`), though an AI finished it, so that
+    /// ratings rank the leaver (last) rather than skip the game.
+    fn seats_at_end(&self) -> Vec<PlayerInfo> {
+        let mut seats = self.players();
+        for &s in &self.meta.left {
+            let owner = self
+                .meta
+                .seats
+                .get(usize::from(s))
+                .and_then(|x| x.owner.as_deref());
+            if let (Some(info), Some(user)) = (seats.get_mut(usize::from(s)), owner) {
+                info.user = user.strip_prefix("u:").map(str::to_string);
+            }
+        }
+        seats
+    }
+
     fn ended(&self, ending: Ending) -> GameEnded {
         GameEnded {
             id: self.id.clone(),
@@ -927,7 +949,7 @@ impl Round {
             places: self.places(&ending),
             absent: self.absent(&ending),
             ending,
-            seats: self.players(),
+            seats: self.seats_at_end(),
             left: self.meta.left.clone(),
             ply: self.history.len(),
             rated: self.meta.rated,
