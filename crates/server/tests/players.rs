@@ -1128,3 +1128,84 @@ async fn a_leaver_loses_on_the_profile_though_the_stand_in_won() {
     drop(srv);
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn imports_count_nowhere_claim_what_no_record_proves_and_keep_their_seed() {
+    let db = temp_db("forged");
+    let srv = start(test_registry(), &db).await;
+    let mut ann = Browser::new(&srv, 1);
+    ann.sign_up("Ann").await;
+    let record = |end: &str, seed: &str| {
+        format!(
+            "[Tabula record]\ngame: race\nseed: {seed}\nresult: win 1\nend: {end}\n\n* roll2\n1 run\n"
+        )
+    };
+    let mine = json!([{"type": "human"}, {"type": "human", "invite": true}]);
+    // What no record can prove stays a claim: the game goes on.
+    for end in ["time", "left", "abandoned"] {
+        let created = ann
+            .expect(
+                StatusCode::OK,
+                "POST",
+                "/api/games/import",
+                json!({"record": record(end, "7"), "seats": mine}),
+            )
+            .await;
+        let g = format!("/api/games/{}", created["id"].as_str().expect("id"));
+        let s = ann.expect(StatusCode::OK, "GET", &g, Value::Null).await;
+        assert_eq!(s["state"]["result"], Value::Null, "{end}: {s}");
+        assert_eq!(s["state"]["claim"]["reason"], end, "{s}");
+        assert_eq!(s["state"]["claim"]["winners"], json!([0]), "{s}");
+        assert_eq!(s["state"]["imported"], true);
+        assert_ne!(s["state"]["turn"]["kind"], "over");
+        // Played on to its end, it still counts for nobody.
+        ann.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("{g}/resign"),
+            json!({"token": created["tokens"][1]["token"]}),
+        )
+        .await;
+    }
+    // A resignation is the record's own word: the game is over by it.
+    let created = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games/import",
+            json!({"record": record("resign", "7"), "seats": mine}),
+        )
+        .await;
+    let s = ann
+        .expect(
+            StatusCode::OK,
+            "GET",
+            &format!("/api/games/{}", created["id"].as_str().expect("id")),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(s["state"]["result"]["reason"], "resign");
+    let p = ann
+        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
+        .await;
+    assert_eq!(p["record"], json!({}), "imports count on no profile: {p}");
+    let finished = p["finished"].as_array().expect("finished");
+    assert_eq!(finished.len(), 4, "{p}");
+    assert!(finished.iter().all(|g| g["imported"] == true), "{p}");
+    // A bad seed is refused, not replaced: nothing is stored.
+    let before = srv.get("/api/games").await;
+    for seed in ["forty-two", "-1", "18446744073709551616"] {
+        let v = ann
+            .expect(
+                StatusCode::BAD_REQUEST,
+                "POST",
+                "/api/games/import",
+                json!({"record": record("resign", seed)}),
+            )
+            .await;
+        assert!(error(&v).contains(&format!("seed `{seed}`")), "{v}");
+    }
+    assert_eq!(srv.get("/api/games").await, before);
+    drop(srv);
+    remove_db(&db);
+}

@@ -176,6 +176,26 @@ pub struct Meta {
     /// Each seat's rating change, once the game is rated.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rating_diff: Vec<Option<i32>>,
+    /// Imported from a record file: anyone can write one, so the game
+    /// counts on no profile, rating or leaderboard.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
+    /// The ending an imported record declares but cannot prove (see
+    /// [`proved_by_record`]): kept and shown as its claim; the game is
+    /// not over by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Ending>,
+}
+
+/// Whether a record file proves an ending of this kind: the board's (the
+/// moves reach it) or a player's own word written in it (resignation,
+/// agreement). Time, leaving, abandonment and aborts are what the server
+/// saw happen: a record can only claim them.
+pub fn proved_by_record(reason: EndReason) -> bool {
+    matches!(
+        reason,
+        EndReason::Board | EndReason::Resign | EndReason::Agreement
+    )
 }
 
 impl Meta {
@@ -1039,6 +1059,8 @@ impl Round {
             away: self.meta.away.clone(),
             rated: self.meta.rated,
             rating_diff: self.meta.rating_diff.clone(),
+            imported: self.meta.imported,
+            claim: self.meta.claim.as_ref().map(result_info),
         }
     }
 
@@ -1084,6 +1106,9 @@ impl Round {
             over: self.is_over(),
             players: self.players(),
             result: self.ending().map(|e| e.outcome.to_text()),
+            reason: self.ending().map(|e| e.reason),
+            left: self.meta.left.clone(),
+            imported: self.meta.imported,
         }
     }
 }
