@@ -103,7 +103,7 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     let headers = req.headers().clone();
     let bytes = axum::body::to_bytes(req.into_body(), 64 * 1024)
         .await
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e| crate::error::body_error(e, 64 * 1024))?;
     let creds: Credentials = body(&bytes)?;
     let key = check_name(&creds.username).map_err(ApiError::bad_request)?;
     check_password(&creds.password).map_err(ApiError::bad_request)?;
@@ -132,10 +132,14 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     match app.store.doc_insert(doc).await {
         Ok(()) => {}
         Err(StoreError::Conflict) => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                format!("the name `{}` is taken", creds.username),
-            ))
+            return Err(ApiError {
+                code: "name_taken",
+                vars: vec![("name", creds.username.clone())],
+                ..ApiError::new(
+                    StatusCode::CONFLICT,
+                    format!("the name `{}` is taken", creds.username),
+                )
+            })
         }
         Err(e) => return Err(internal(e)),
     }
@@ -178,7 +182,7 @@ async fn sign_in(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     let headers = req.headers().clone();
     let bytes = axum::body::to_bytes(req.into_body(), 64 * 1024)
         .await
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e| crate::error::body_error(e, 64 * 1024))?;
     let creds: Credentials = body(&bytes)?;
     let visitor = visitor_for_change(&app, &headers).await?;
     let key = creds.username.to_ascii_lowercase();
