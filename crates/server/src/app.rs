@@ -8,8 +8,8 @@ use crate::protocol::{
 };
 use crate::round::actor::{self, Msg};
 use crate::round::state::{
-    ai_to_move, clean_name, ending_of, hash_token, players, proved_by_record, to_move, Change,
-    Rebind, STAND_IN_LEVEL,
+    ai_to_move, clean_name, ending_of, hash_token, players_and_leavers, proved_by_record, to_move,
+    Change, Rebind, STAND_IN_LEVEL,
 };
 use crate::round::{
     now_ms, random_id, random_token, Caller, ChatLine, Command, Finisher, Meta, Reply, Room, Round,
@@ -459,7 +459,7 @@ impl App {
         let meta: Meta = serde_json::from_str(&head.meta).ok()?;
         let game = self.registry.create(&head.spec, None).ok()?;
         let title = self.registry.entry(game.name()).ok()?.title;
-        let players = players(&meta.seats, |i| game.player_name(Player(i)));
+        let players = players_and_leavers(&meta, |i| game.player_name(Player(i)));
         Some(Summary {
             id: head.id.clone(),
             game: game.name().to_string(),

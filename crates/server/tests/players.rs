@@ -1121,6 +1121,12 @@ async fn a_leaver_loses_on_the_profile_though_the_stand_in_won() {
         .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
         .await;
     assert_eq!(tally(&p), json!({"win": 0, "draw": 0, "loss": 1}), "{p}");
+    // Listed on her profile as the game she left.
+    let listed = &p["finished"][0];
+    assert_eq!(
+        (&listed["left"], &listed["players"][0]["user"]),
+        (&json!([0]), &json!("ann"))
+    );
     let p = bob
         .expect(StatusCode::OK, "GET", "/api/players/bob", Value::Null)
         .await;

@@ -944,24 +944,6 @@ impl Round {
         out
     }
 
-    /// The seats as the end reports them: a seat whose player left names
-    /// that player's account (`user`), though an AI finished it, so that
-    /// ratings rank the leaver (last) rather than skip the game.
-    fn seats_at_end(&self) -> Vec<PlayerInfo> {
-        let mut seats = self.players();
-        for &s in &self.meta.left {
-            let owner = self
-                .meta
-                .seats
-                .get(usize::from(s))
-                .and_then(|x| x.owner.as_deref());
-            if let (Some(info), Some(user)) = (seats.get_mut(usize::from(s)), owner) {
-                info.user = user.strip_prefix("u:").map(str::to_string);
-            }
-        }
-        seats
-    }
-
     fn ended(&self, ending: Ending) -> GameEnded {
         GameEnded {
             id: self.id.clone(),
@@ -969,7 +951,7 @@ impl Round {
             places: self.places(&ending),
             absent: self.absent(&ending),
             ending,
-            seats: self.seats_at_end(),
+            seats: players_and_leavers(&self.meta, |i| self.side(i)),
             left: self.meta.left.clone(),
             ply: self.history.len(),
             rated: self.meta.rated,
@@ -1104,7 +1086,7 @@ impl Round {
             created: self.created,
             ply: self.history.len(),
             over: self.is_over(),
-            players: self.players(),
+            players: players_and_leavers(&self.meta, |i| self.side(i)),
             result: self.ending().map(|e| e.outcome.to_text()),
             reason: self.ending().map(|e| e.reason),
             left: self.meta.left.clone(),
@@ -1185,6 +1167,24 @@ pub fn players(seats: &[Seat], side: impl Fn(u8) -> &'static str) -> Vec<PlayerI
             bot: s.bot && s.kind == SeatKind::Human,
         })
         .collect()
+}
+
+/// The seats as lists and endings show them: as [`players`], but a seat
+/// whose player left still names that player's account (`user`), though an
+/// AI plays it: the game stays on their profile, said as left, and ratings
+/// rank them (last) rather than skip the game.
+pub fn players_and_leavers(meta: &Meta, side: impl Fn(u8) -> &'static str) -> Vec<PlayerInfo> {
+    let mut infos = players(&meta.seats, side);
+    for &s in &meta.left {
+        let owner = meta
+            .seats
+            .get(usize::from(s))
+            .and_then(|x| x.owner.as_deref());
+        if let (Some(info), Some(owner)) = (infos.get_mut(usize::from(s)), owner) {
+            info.user = owner.strip_prefix("u:").map(str::to_string);
+        }
+    }
+    infos
 }
 
 /// Who plays a seat, as shown: the player's name, the side, or the AI.
