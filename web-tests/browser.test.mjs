@@ -468,6 +468,7 @@ test('a correspondence game awaiting you: listed, counted in the tab title and n
 
 const post = async (url, body) => (await fetch(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 const fr = JSON.parse(fs.readFileSync(new URL('../web/locales/fr.json', import.meta.url), 'utf8'));
+const en = JSON.parse(fs.readFileSync(new URL('../web/locales/en.json', import.meta.url), 'utf8'));
 const has = (name) => catalog.games.some((x) => x.name === name);
 
 /** A page of a browser set to French (`navigator.languages` = fr-FR). */
@@ -1176,7 +1177,6 @@ test('the first move of a game is announced to screen readers, as every later on
 });
 
 test('a hint names a legal move, marks it on the board and says how the game stands, in English and French', { skip: !has('dragonchess') }, async () => {
-  const en = JSON.parse(fs.readFileSync(new URL('../web/locales/en.json', import.meta.url), 'utf8'));
   for (const [open, words] of [[() => newPage('desktop'), en.hint], [() => frenchPage('phone'), fr.hint]]) {
     const { context, page, errors } = await open();
     await startVsAi(page, 'dragonchess');
@@ -1205,4 +1205,100 @@ test('a hint names a legal move, marks it on the board and says how the game sta
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+// ------------------------------------------------------------------ refusals and profiles
+
+/** A locale's text with its `{{vars}}` filled in. */
+const filled = (text, vars) => text.replace(/\{\{(\w+)\}\}/g, (m, k) => vars[k]);
+
+/** Submit the sign-in form (`act`: login or signup) as `name`; the toast it shows. */
+async function refusedSignIn(page, act, name, password = 'a good password') {
+  await page.goto(`${BASE}/#/login`);
+  await page.fill('#login input[name="username"]', name);
+  await page.fill('#login input[name="password"]', password);
+  await page.evaluate(() => { document.getElementById('toast').className = ''; });
+  await page.click(`#login button[data-act="${act}"]`);
+  await page.waitForSelector('#toast.show.bad');
+  return page.textContent('#toast');
+}
+
+test('a refusal shows the server\'s reason: a taken name (English and French) and a wrong password', async () => {
+  const name = `ana${Date.now() % 100000}`;
+  const ana = await newPage('desktop');
+  await signUp(ana.page, name);
+  const other = await newPage('phone');
+  assert.equal(await refusedSignIn(other.page, 'signup', name), filled(en.errors.name_taken, { name }));
+  // A code that only names its status (401) shows the server's own line.
+  assert.equal(await refusedSignIn(other.page, 'login', name, 'not the password'), 'wrong user name or password');
+  const french = await frenchPage('phone');
+  assert.equal(await refusedSignIn(french.page, 'signup', name), filled(fr.errors.name_taken, { name }));
+  assert.deepEqual([...ana.errors, ...other.errors, ...french.errors], []);
+  for (const b of [ana, other, french]) await b.context.close();
+});
+
+test('a profile says how each game ended from its player\'s side, in English and French', async () => {
+  const stamp = Date.now() % 100000;
+  const [annName, bobName] = [`pann${stamp}`, `pbob${stamp}`];
+  const ann = await newPage('desktop');
+  const bob = await newPage('phone');
+  await signUp(ann.page, annName);
+  await signUp(bob.page, bobName);
+  const call = (page, url, body) => page.evaluate(async ([u, b]) => (await fetch(u, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b),
+  })).json(), [url, body]);
+  const g = catalog.games.find((x) => x.players === 2).name;
+  const created = await call(ann.page, '/api/games', { spec: g, seats: [{ type: 'human' }, { type: 'human', invite: true }] });
+  await call(bob.page, `/api/games/${created.id}/join`, { token: created.tokens[1].token });
+  await call(bob.page, `/api/games/${created.id}/resign`, {});
+  const row = async (page, who) => {
+    await page.goto(`${BASE}/#/@/${who}`);
+    await page.waitForSelector(`.profile h1:has-text("${who}")`);
+    return page.locator('#finished .gamerow .muted').first().textContent();
+  };
+  const how = (l) => l.profile.outcome.how.resign;
+  assert.equal(await row(ann.page, annName), filled(en.profile.outcome.won, { how: how(en), others: bobName }));
+  assert.equal(await row(bob.page, bobName), filled(en.profile.outcome.lost, { how: how(en), others: annName }));
+  const french = await frenchPage('phone');
+  assert.equal(await row(french.page, annName), filled(fr.profile.outcome.won, { how: how(fr), others: bobName }));
+  assert.equal(await row(french.page, bobName), filled(fr.profile.outcome.lost, { how: how(fr), others: annName }));
+  await french.page.screenshot({ path: path.join(SHOTS, 'profile-fr-phone.png') });
+  assert.deepEqual([...ann.errors, ...bob.errors, ...french.errors], []);
+  for (const b of [ann, bob, french]) await b.context.close();
+});
+
+test('an imported game says so, and shows an ending no record can prove as a claim (French)', async () => {
+  const g = catalog.games.find((x) => x.players === 2);
+  const created = await post('/api/games/import', { record: `[Tabula record]\ngame: ${g.name}\nresult: win 1\nend: time\n\n` });
+  const { context, page, errors } = await frenchPage('phone');
+  await page.goto(`${BASE}/#/game/${created.id}`);
+  const banner = page.locator('.banner.imported');
+  await banner.waitFor();
+  const side = fr.games[g.name]?.sides?.[g.sides[0]] ?? g.sides[0];
+  const claim = filled(fr.status.win_time, { side });
+  assert.equal(await banner.textContent(), `${fr.banner.imported} ${filled(fr.banner.claim, { claim })}`);
+  assert.notEqual(await page.$eval('.game', (x) => x.dataset.turn), 'over');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a game page has one h1, its game, and a spectator\'s chat line passes axe-core', async () => {
+  const g = catalog.games[0];
+  const created = await post('/api/games', { spec: g.name });
+  const found = [];
+  for (const kind of Object.keys(VIEWPORTS)) {
+    const { context, page, errors } = await newPage(kind);
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game');
+    await page.evaluate(async (id) => {
+      await fetch('/api/session', { method: 'POST' });
+      await fetch(`/api/games/${id}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ room: 'spectators', text: 'what a move' }) });
+    }, created.id);
+    await page.waitForSelector('.chat-line.spectators .muted');
+    assert.deepEqual(await page.locator('h1').allTextContents(), [en.games?.[g.name]?.title ?? g.title]);
+    for (const v of await axeViolations(page)) found.push(`${kind}: ${v}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  assert.deepEqual(found, []);
 });

@@ -2,11 +2,21 @@
 import { t, hasKey } from './i18n.js';
 
 /**
- * The words for a refusal of the server: its `code` translated (with its
- * `vars`), else the server's own English line.
+ * Codes that only name a status (`conflict`, `forbidden`…): the server's
+ * own line says more than their generic words, so it is shown instead.
  */
-export function refusalText(code, vars, fallback) {
-  return code && hasKey(`errors.${code}`) ? t(`errors.${code}`, vars || {}) : fallback;
+const STATUS_CODES = new Set(['bad_request', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed',
+  'conflict', 'too_large', 'not_json', 'too_many_requests']);
+
+/**
+ * The words for a refusal of the server: its `code` translated (with its
+ * `vars`), but the server's own line `said` when the code only names a
+ * status (or has no words here).
+ */
+export function refusalText(code, vars, said) {
+  const known = code && hasKey(`errors.${code}`);
+  if (!known || (said && STATUS_CODES.has(code))) return said;
+  return t(`errors.${code}`, vars || {});
 }
 
 /** Call the API: GET without a body, else POST (or `method`) with JSON. */
@@ -21,7 +31,7 @@ export async function api(path, body, method) {
   let data;
   try { data = JSON.parse(text); } catch { data = { error: text }; }
   if (!res.ok) {
-    const err = new Error(refusalText(data.code, data.vars, data.error || `${res.status} ${res.statusText}`));
+    const err = new Error(refusalText(data.code, data.vars, data.error) || `${res.status} ${res.statusText}`);
     Object.assign(err, { code: data.code, vars: data.vars || {}, status: res.status });
     throw err;
   }

@@ -143,6 +143,7 @@ export class GamePage {
         <div class="board-area">
           <p class="banner conn" role="status" hidden></p>
           <p class="banner watching" hidden></p>
+          <p class="banner imported" hidden></p>
           <div class="over-panel" hidden></div>
           <div class="level-tabs" role="tablist" hidden></div>
           <div class="board-host" id="board"></div>
@@ -154,6 +155,7 @@ export class GamePage {
           <p class="sr-only announce" aria-live="polite"></p>
         </div>
         <aside class="panel">
+          <h1 class="game-title"></h1>
           <div class="players"></div>
           <p class="status" aria-live="polite"></p>
           <div class="controls row"></div>
@@ -381,11 +383,7 @@ export class GamePage {
 
   statusText() {
     const s = this.g.state;
-    if (s.result) {
-      const { reason, draw, winners } = s.result;
-      if (draw) return t([`status.draw_${reason}`, 'status.draw'], { sides: winners.map((w) => this.sideName(w)).join(', ') });
-      return t([`status.win_${reason}`, 'status.win'], { side: this.sideName(winners[0]) });
-    }
+    if (s.result) return this.endingText(s.result);
     if (s.turn.kind !== 'player') return t('status.rolling');
     const side = this.sideName(s.turn.seat);
     if (s.thinking) return t('status.thinking', { side });
@@ -541,6 +539,7 @@ export class GamePage {
   showStatus({ g, myTurn }) {
     this.el('.status').textContent = this.statusText();
     const game = gameText(g.game, 'title', g.title);
+    this.el('.game-title').textContent = game;
     document.title = myTurn ? t('app.titleMyTurn', { game }) : t('app.titleGame', { game });
   }
 
@@ -549,6 +548,17 @@ export class GamePage {
     const box = this.el('.banner.watching');
     box.hidden = Object.keys(this.mine()).length > 0;
     box.textContent = t('banner.watching');
+    const { imported, claim } = this.g.state;
+    const note = this.el('.banner.imported');
+    note.hidden = !imported;
+    note.textContent = !imported ? '' : [t('banner.imported'), claim ? t('banner.claim', { claim: this.endingText(claim) }) : '']
+      .filter(Boolean).join(' ');
+  }
+
+  /** An ending (a `ResultInfo`) in words: who won or drew, and how. */
+  endingText({ reason, draw, winners }) {
+    if (draw) return t([`status.draw_${reason}`, 'status.draw'], { sides: winners.map((w) => this.sideName(w)).join(', ') });
+    return t([`status.win_${reason}`, 'status.win'], { side: this.sideName(winners[0]) });
   }
 
   /** The game-over panel: who won and how, then Rematch, New game, Export. */

@@ -1,15 +1,43 @@
 // A player's page: wins, draws and losses per game, games in progress and
 // finished games (paged).
 import { api } from './api.js';
-import { esc } from './util.js';
+import { esc, levelLabel, sideLabel } from './util.js';
 import { t } from './i18n.js';
 
-export function gameRows(games) {
+/** A seat's player as lists show them: whoever left it, the AI's level, the side, or the name. */
+function seatName(g, p) {
+  if ((g.left || []).includes(p.seat) && p.user) return p.user;
+  if (p.kind === 'ai' && p.level) return levelLabel(p.level);
+  return p.name === p.side ? sideLabel(g.game, p.side) : p.name;
+}
+
+/**
+ * How finished game `g` went for account `user` (lowercase), from their
+ * side: "won on time against bjorn", "left the game against …"; `null`
+ * when they hold no seat in it.
+ */
+export function outcomeText(g, user) {
+  const mine = g.players.filter((p) => p.user === user).map((p) => p.seat);
+  if (!user || !mine.length) return null;
+  const others = g.players.filter((p) => !mine.includes(p.seat)).map((p) => seatName(g, p)).join(', ');
+  if (g.imported) return t('profile.outcome.imported');
+  if (g.reason === 'aborted') return t('profile.outcome.aborted', { others });
+  if (mine.some((s) => (g.left || []).includes(s))) return t('profile.outcome.left', { others });
+  const [, kind, seats] = /^(win|draw) ([\d,]+)$/.exec(g.result || '') || [];
+  if (!kind) return null;
+  const top = seats.split(',').map((n) => Number(n) - 1);
+  const outcome = !mine.some((s) => top.includes(s)) ? 'lost' : kind === 'draw' ? 'drew' : 'won';
+  const how = t([`profile.outcome.how.${g.reason}`, 'profile.outcome.how.board']);
+  return t(`profile.outcome.${outcome}`, { how, others });
+}
+
+/** Lines of a list of games; finished ones say how they went for `user`, if given. */
+export function gameRows(games, user) {
   return games.map((g) => `
     <a class="gamerow" href="#/game/${g.id}">
       <strong>${esc(g.title)}</strong>
       <span>${g.players.map((p) => esc(p.name) + (p.bot ? ` (${esc(t('players.bot'))})` : '')).join(' · ')}</span>
-      <span class="muted">${esc(g.over ? t('home.over', { result: g.result }) : t('moves.ply', { n: g.ply }))}</span>
+      <span class="muted">${esc(g.over ? outcomeText(g, user) ?? t('home.over', { result: g.result }) : t('moves.ply', { n: g.ply }))}</span>
     </a>`).join('');
 }
 
@@ -32,6 +60,7 @@ export function ratingChart(history) {
 
 export async function profilePage(main, name) {
   const p = await api(`/api/players/${encodeURIComponent(name)}`);
+  const user = p.username.toLowerCase();
   const tally = Object.entries(p.record).map(([game, r]) => `
     <tr><th scope="row">${esc(game)}</th><td>${r.win}</td><td>${r.draw}</td><td>${r.loss}</td></tr>`).join('');
   main.innerHTML = `
@@ -50,7 +79,7 @@ export async function profilePage(main, name) {
       <h2>${esc(t('profile.playing'))}</h2>
       <div class="list">${gameRows(p.playing) || esc(t('profile.noneYet'))}</div>
       <h2>${esc(t('profile.finished'))}</h2>
-      <div class="list" id="finished">${gameRows(p.finished) || esc(t('profile.noneYet'))}</div>
+      <div class="list" id="finished">${gameRows(p.finished, user) || esc(t('profile.noneYet'))}</div>
       <button type="button" id="more" class="ghost"${p.finished.length < 20 ? ' hidden' : ''}>${esc(t('profile.more'))}</button>
     </section>`;
   let page = 0;
@@ -58,7 +87,7 @@ export async function profilePage(main, name) {
   more.addEventListener('click', async () => {
     page += 1;
     const r = await api(`/api/players/${encodeURIComponent(name)}/games?page=${page}`);
-    main.querySelector('#finished').insertAdjacentHTML('beforeend', gameRows(r.games));
+    main.querySelector('#finished').insertAdjacentHTML('beforeend', gameRows(r.games, user));
     more.hidden = !r.more;
   });
 }

@@ -29,7 +29,8 @@ pub struct Args {
     /// Start from this position instead of the start position.
     #[arg(long)]
     position: Option<String>,
-    /// Save the record to this file when the game ends.
+    /// Save the record to this file when the game ends, or as far as it
+    /// went on `quit`.
     #[arg(long)]
     save: Option<String>,
 }
@@ -182,6 +183,16 @@ impl Session {
         self.record.result = self.game.outcome();
         std::fs::write(path, self.record.to_text()).map_err(|e| format!("cannot write {path}: {e}"))
     }
+
+    /// Save to `--save`'s file, if given, and say so: at the end, and on
+    /// `quit` (an unfinished game is kept as far as it went).
+    fn save_asked(&mut self, path: Option<&str>) -> Result<(), String> {
+        if let Some(path) = path {
+            self.save(path)?;
+            println!("record saved to {path}");
+        }
+        Ok(())
+    }
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -236,10 +247,7 @@ pub fn run(args: Args) -> CmdResult {
             Turn::Over => {
                 println!("{}", s.game.render().trim_end());
                 println!("{}", status_line(s.game.as_ref()));
-                if let Some(path) = &args.save {
-                    s.save(path)?;
-                    println!("record saved to {path}");
-                }
+                s.save_asked(args.save.as_deref())?;
                 return Ok(());
             }
             Turn::Chance => {
@@ -275,7 +283,7 @@ pub fn run(args: Args) -> CmdResult {
                 match cmd {
                     "" => {}
                     "help" | "?" => println!("{HELP}"),
-                    "quit" | "exit" => return Ok(()),
+                    "quit" | "exit" => return s.save_asked(args.save.as_deref()),
                     "moves" => println!("{}", s.game.legal_actions().join(" ")),
                     "show" => shown = false,
                     "legend" => match legend(s.game.name()) {

@@ -208,6 +208,31 @@ fn computer_games_are_saved_and_replayed() {
 }
 
 #[test]
+fn quit_saves_the_game_as_far_as_it_went() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-quit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("phylde.txt");
+    let file = file.to_str().expect("utf-8 path");
+    let first = json(&tabula(&["moves", "phylde", "--json"]))["moves"][0]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    let args = ["play", "phylde", "--seats", "human,human", "--save", file];
+    let o = tabula_with_input(&args, &format!("{first}\nquit\n"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).contains(&format!("record saved to {file}")));
+    let text = std::fs::read_to_string(file).expect("the record was saved");
+    assert!(text.lines().any(|l| l == format!("1 {first}")), "{text}");
+    assert!(
+        !text.contains("result:"),
+        "an unfinished game has no result: {text}"
+    );
+    let replay = tabula(&["replay", file]);
+    assert!(stdout(&replay).contains("record OK"), "{}", stdout(&replay));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn humans_type_moves_undo_and_quit() {
     for name in game_names() {
         let players = players_of(&name);

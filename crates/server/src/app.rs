@@ -8,7 +8,8 @@ use crate::protocol::{
 };
 use crate::round::actor::{self, Msg};
 use crate::round::state::{
-    ai_to_move, clean_name, ending_of, hash_token, players, to_move, Change, Rebind, STAND_IN_LEVEL,
+    ai_to_move, clean_name, ending_of, hash_token, players_and_leavers, proved_by_record, to_move,
+    Change, Rebind, STAND_IN_LEVEL,
 };
 use crate::round::{
     now_ms, random_id, random_token, Caller, ChatLine, Command, Finisher, GameEnded, Meta, Reply,
@@ -513,7 +514,7 @@ impl App {
         let meta: Meta = serde_json::from_str(&head.meta).ok()?;
         let game = self.registry.create(&head.spec, None).ok()?;
         let title = self.registry.entry(game.name()).ok()?.title;
-        let players = players(&meta.seats, |i| game.player_name(Player(i)));
+        let players = players_and_leavers(&meta, |i| game.player_name(Player(i)));
         Some(Summary {
             id: head.id.clone(),
             game: game.name().to_string(),
@@ -524,6 +525,13 @@ impl App {
             over: head.result.is_some(),
             players,
             result: head.result.clone(),
+            // The stored result is the board's unless the meta says otherwise.
+            reason: head
+                .result
+                .as_ref()
+                .map(|_| meta.end.map_or(EndReason::Board, |e| e.reason)),
+            left: meta.left,
+            imported: meta.imported,
         })
     }
 
@@ -678,19 +686,30 @@ impl App {
         let Replayed { game, ending } = rec.replay_checked(&self.registry, |_, _| {})?;
         let start = self.registry.create(&rec.game, rec.start.as_deref())?;
         let (seats, tokens) = self.seats_for(game.as_ref(), &req.seats, visitor)?;
-        let seed = rec
-            .meta("seed")
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| rand::thread_rng().gen());
+        // The dice ahead follow from the seed: a bad one is refused, never
+        // replaced (another seed would play another game).
+        let seed = match rec.meta("seed") {
+            None => rand::thread_rng().gen(),
+            Some(s) => s.trim().parse().map_err(|_| {
+                RoundError::BadRequest(format!(
+                    "the record's seed `{s}` is not a whole number from 0 to {}",
+                    u64::MAX
+                ))
+            })?,
+        };
         let mut round = self.new_round(start, rec.start.clone(), seed, seats)?;
+        round.meta.imported = true;
         let actions = rec
             .actions
             .iter()
             .map(|a| (a.actor.map(|p| p.0), a.text.as_str()));
         round.replay(actions).map_err(RoundError::BadRequest)?;
-        if let Some(end) = ending.filter(|e| e.reason != EndReason::Board) {
-            let change = round.finish(end.outcome, end.reason);
-            round.apply(change);
+        match ending.filter(|e| e.reason != EndReason::Board) {
+            Some(end) if proved_by_record(end.reason) => {
+                let change = round.finish(end.outcome, end.reason);
+                round.apply(change);
+            }
+            claim => round.meta.claim = claim,
         }
         round.roll_dice();
         self.insert(round, tokens).await
@@ -880,7 +899,10 @@ fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
     let outcome = |seat: u8| {
         let e = ending.as_ref()?;
         Some(match e.outcome {
-            _ if e.reason == EndReason::Aborted => return None,
+            // Anyone can write a record: an import proves nothing of anyone.
+            _ if e.reason == EndReason::Aborted || meta.imported => return None,
+            // A leaver ranks last, whatever their AI stand-in achieved.
+            _ if meta.left.contains(&seat) => "loss",
             tabula_core::Outcome::Win(p) if p.0 == seat => "win",
             tabula_core::Outcome::Draw(set) if set.contains(Player(seat)) => "draw",
             _ => "loss",

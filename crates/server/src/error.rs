@@ -102,11 +102,14 @@ pub fn status_of(e: &RoundError) -> StatusCode {
 fn code_of_status(status: StatusCode) -> &'static str {
     match status {
         StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::UNAUTHORIZED => "unauthorized",
         StatusCode::FORBIDDEN => "forbidden",
         StatusCode::NOT_FOUND => "not_found",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
         StatusCode::CONFLICT => "conflict",
         StatusCode::UNPROCESSABLE_ENTITY => "illegal_move",
         StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "not_json",
         StatusCode::TOO_MANY_REQUESTS => "too_many_requests",
         StatusCode::SERVICE_UNAVAILABLE => "unavailable",
         s if s.is_server_error() => "internal",
@@ -220,15 +223,75 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+/// The most characters of a client's input that an error quotes.
+pub const QUOTE_MAX: usize = 200;
+
+/// `text` with every quoted stretch (between backticks or double quotes,
+/// as our messages and serde's quote input) cut to [`QUOTE_MAX`]
+/// characters, an ellipsis marking the cut: a refusal never echoes a large
+/// body back.
+pub fn cap_quotes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4 * QUOTE_MAX));
+    let mut quote: Option<(char, usize)> = None;
+    for c in text.chars() {
+        match quote {
+            Some((q, _)) if c == q => {
+                quote = None;
+                out.push(c);
+            }
+            Some((q, n)) => {
+                if n < QUOTE_MAX {
+                    out.push(c);
+                } else if n == QUOTE_MAX {
+                    out.push('…');
+                }
+                quote = Some((q, n + 1));
+            }
+            None => {
+                if c == '`' || c == '"' {
+                    quote = Some((c, 0));
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// A value a message names (`vars`), cut as a quote is: they come from
+/// the input (a game id, the rules' words about an action).
+fn cap_var(value: &str) -> String {
+    match value.char_indices().nth(QUOTE_MAX) {
+        Some((cut, _)) => format!("{}…", cap_quotes(&value[..cut])),
+        None => cap_quotes(value),
+    }
+}
+
+/// A request body that could not be read: 413 when it is longer than
+/// `limit` bytes, 400 otherwise.
+pub fn body_error(e: axum::Error, limit: usize) -> ApiError {
+    let inner = e.into_inner();
+    if inner.is::<http_body_util::LengthLimitError>() {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request body is too large (at most {} KB)",
+                limit / 1024
+            ),
+        );
+    }
+    ApiError::bad_request(format!("the request body cannot be read: {inner}"))
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
-            error: self.message,
+            error: cap_quotes(&self.message),
             code: self.code.to_string(),
             vars: self
                 .vars
                 .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
+                .map(|(k, v)| (k.to_string(), cap_var(&v)))
                 .collect(),
         };
         let mut res = (self.status, Json(body)).into_response();
@@ -237,5 +300,24 @@ impl IntoResponse for ApiError {
                 .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_quote_at_most_200_characters_of_the_input() {
+        let long = "x".repeat(1000);
+        let capped = cap_quotes(&format!("bad spec `{long}`: no \"{long}\" here"));
+        let cut = format!("{}…", "x".repeat(QUOTE_MAX));
+        assert_eq!(capped, format!("bad spec `{cut}`: no \"{cut}\" here"));
+        // An unclosed quote is cut too; short ones are left alone.
+        assert_eq!(cap_quotes(&format!("`{long}")), format!("`{cut}"));
+        assert_eq!(
+            cap_quotes("the name `ana` is taken"),
+            "the name `ana` is taken"
+        );
     }
 }

@@ -11,7 +11,6 @@ use crate::protocol::{Done, Metrics, NewGame, SeatRequest};
 use crate::round::{now_ms, Caller, SeatKind};
 use crate::store::Doc;
 use crate::user::session::Visitor;
-use axum::body::Body;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Request, State};
 use axum::http::{header, request::Parts, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
@@ -152,9 +151,10 @@ pub fn protect(router: Router, app: Arc<App>) -> Router {
 /// Security headers on every answer, and a JSON body on every error
 /// (axum's own 404, 405, 413 and rejections are plain text).
 async fn safe_answers(req: Request, next: Next) -> Response {
+    let asked = (req.method().clone(), req.uri().path().to_string());
     let res = next.run(req).await;
     let mut res = if is_error(&res) && !is_json(res.headers()) {
-        as_json_error(res).await
+        as_json_error(res, &asked).await
     } else {
         res
     };
@@ -182,29 +182,37 @@ fn is_json(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
-/// The same answer with `{"error": "<its text>"}` as body.
-async fn as_json_error(res: Response) -> Response {
-    let (mut parts, body) = res.into_parts();
+/// The largest request body (axum's `DefaultBodyLimit`), in MB.
+pub const BODY_MAX_MB: usize = 2;
+
+/// The same refusal as an [`ApiError`] (`{"error", "code"}`, its other
+/// headers kept), saying what went wrong with the request `asked`
+/// (method, path) where axum's words do not.
+async fn as_json_error(res: Response, (method, path): &(Method, String)) -> Response {
+    let (parts, body) = res.into_parts();
     let text = axum::body::to_bytes(body, 16 * 1024)
         .await
         .map(|b| String::from_utf8_lossy(&b).trim().to_string())
         .unwrap_or_default();
-    let text = if text.is_empty() {
-        parts
-            .status
+    let message = match parts.status {
+        StatusCode::NOT_FOUND => format!("no such page: `{path}`"),
+        StatusCode::METHOD_NOT_ALLOWED => format!("`{path}` does not take {method}"),
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("the request body is too large (at most {BODY_MAX_MB} MB)")
+        }
+        status if text.is_empty() => status
             .canonical_reason()
             .unwrap_or("error")
-            .to_ascii_lowercase()
-    } else {
-        text
+            .to_ascii_lowercase(),
+        _ => text,
     };
-    let body = serde_json::json!({ "error": text }).to_string();
-    parts.headers.remove(header::CONTENT_LENGTH);
-    parts.headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    Response::from_parts(parts, Body::from(body))
+    let mut res = ApiError::new(parts.status, message).into_response();
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            res.headers_mut().append(name, value.clone());
+        }
+    }
+    res
 }
 
 /// A request that changes something and carries a body must say it is

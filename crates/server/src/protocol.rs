@@ -418,6 +418,14 @@ pub struct GameState {
     /// Once a rated game is over and rated: each seat's rating change.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rating_diff: Vec<Option<i32>>,
+    /// Imported from a record: it counts on no profile, rating or
+    /// leaderboard.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
+    /// An imported record's ending that no record can prove (on time, a
+    /// player left, abandoned, aborted): shown as its claim, not a result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ResultInfo>,
 }
 
 /// The clocks as the server counts them at `at` (ms since 1970): each
@@ -492,6 +500,16 @@ pub struct Summary {
     pub players: Vec<PlayerInfo>,
     /// `win N` / `draw N,M` once over.
     pub result: Option<String>,
+    /// How it ended, once over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<EndReason>,
+    /// Seats whose player left (they rank last, whatever their stand-in
+    /// did).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<u8>,
+    /// Imported from a record: it counts nowhere.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
 }
 
 // ------------------------------------------------------------ live channel

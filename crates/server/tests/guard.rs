@@ -727,3 +727,148 @@ async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
     assert_eq!(queued["ahead"], 1, "{queued}");
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn every_refusal_has_a_code_and_quotes_little_of_the_input() {
+    let db = temp_db("codes");
+    let srv = start(test_registry(), &db).await;
+    let body_of = |text: &str| -> Value {
+        serde_json::from_str(text).unwrap_or_else(|_| panic!("not JSON: {text}"))
+    };
+    let json_post = |path: &str, body: String| {
+        Request::post(path)
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .expect("request")
+    };
+    let cases = [
+        (
+            Request::get("/api/nothing-here")
+                .body(Body::empty())
+                .expect("request"),
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "no such page: `/api/nothing-here`",
+        ),
+        (
+            Request::delete("/api/catalog")
+                .body(Body::empty())
+                .expect("request"),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "`/api/catalog` does not take DELETE",
+        ),
+        (
+            json_post(
+                "/api/games",
+                format!(r#"{{"spec": "{}"}}"#, "x".repeat(3 << 20)),
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            "the request body is too large (at most 2 MB)",
+        ),
+        (
+            Request::post("/api/games")
+                .header("content-type", "text/plain")
+                .body(Body::from("{}"))
+                .expect("request"),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "not_json",
+            "a request body must be JSON (Content-Type: application/json)",
+        ),
+        // Sign-in and sign-up bodies are capped at 64 KB.
+        (
+            json_post(
+                "/api/login",
+                json!({"username": "x".repeat(100_000), "password": "p"}).to_string(),
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            "the request body is too large (at most 64 KB)",
+        ),
+        (
+            json_post(
+                "/api/account",
+                json!({"username": "x".repeat(100_000), "password": "p"}).to_string(),
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            "the request body is too large (at most 64 KB)",
+        ),
+        (
+            Request::get("/api/me")
+                .body(Body::empty())
+                .expect("request"),
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "",
+        ),
+    ];
+    for (req, status, code, error) in cases {
+        let what = format!("{} {}", req.method(), req.uri());
+        let (st, h, text) = raw(&srv, req).await;
+        let v = body_of(&text);
+        assert_eq!(
+            (st, v["code"].as_str()),
+            (status, Some(code)),
+            "{what}: {text}"
+        );
+        assert_eq!(h["content-type"], "application/json", "{what}");
+        if !error.is_empty() {
+            assert_eq!(v["error"], error, "{what}");
+        }
+    }
+    // A refusal quotes at most 200 characters of what it was sent.
+    let long = "Q".repeat(5000);
+    let move_path = format!("/api/games/{long}/move");
+    for (path, body) in [
+        ("/api/games", json!({"spec": long})),
+        (
+            "/api/games",
+            json!({"spec": "race", "seats": [{"type": long}]}),
+        ),
+        (
+            "/api/games/import",
+            json!({"record": format!("[Tabula record]\ngame: race\nseed: {long}\n\n")}),
+        ),
+        (move_path.as_str(), json!({"action": "run"})),
+    ] {
+        let (st, v) = srv.call("POST", path, body).await;
+        assert!(st.is_client_error(), "{v}");
+        assert!(
+            v["error"]
+                .as_str()
+                .is_some_and(|e| e.to_lowercase().contains("qq")),
+            "{v}"
+        );
+        // In its line and in each value it names.
+        let vars = v["vars"].as_object().into_iter().flat_map(|o| o.values());
+        for text in std::iter::once(&v["error"]).chain(vars) {
+            let quoted = text
+                .as_str()
+                .unwrap_or("")
+                .split(|c: char| !c.eq_ignore_ascii_case(&'q'))
+                .map(str::len)
+                .max();
+            let quoted = quoted.unwrap_or(0);
+            assert!(quoted <= 200, "{quoted} in {v}");
+        }
+    }
+    // A taken name says so, with a code of its own.
+    let mut ann = Browser::new(&srv, 1);
+    ann.sign_up("ana").await;
+    let mut other = Browser::new(&srv, 2);
+    let v = other
+        .expect(
+            StatusCode::CONFLICT,
+            "POST",
+            "/api/account",
+            json!({"username": "ana", "password": "a good password"}),
+        )
+        .await;
+    assert_eq!(
+        v,
+        json!({"error": "the name `ana` is taken", "code": "name_taken", "vars": {"name": "ana"}})
+    );
+    remove_db(&db);
+}

@@ -1061,3 +1061,157 @@ async fn a_challenge_by_link_with_an_ai_seat_and_one_whose_creator_left() {
     drop(srv);
     remove_db(&db);
 }
+
+/// Wait until game `g` is over (its AI seats have played); its state.
+async fn finished(b: &mut Browser<'_>, g: &str) -> Value {
+    for _ in 0..500 {
+        let s = b.expect(StatusCode::OK, "GET", g, Value::Null).await;
+        if s["state"]["turn"]["kind"] == "over" {
+            return s;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    panic!("{g} never ended");
+}
+
+#[tokio::test]
+async fn a_leaver_loses_on_the_profile_though_the_stand_in_won() {
+    let db = temp_db("leaver");
+    let srv = start(test_registry(), &db).await;
+    let mut ann = Browser::new(&srv, 1);
+    ann.sign_up("Ann").await;
+    let mut bob = Browser::new(&srv, 2);
+    bob.sign_up("Bob").await;
+    let mut cid = Browser::new(&srv, 3);
+    cid.sign_up("Cid").await;
+    // Ann (Red) is one step from the goal; Blue is to move.
+    let created = ann
+        .expect(StatusCode::OK, "POST", "/api/games", json!({"spec": "race(players=3)",
+            "position": "9,0,0 2 -",
+            "seats": [{"type": "human"}, {"type": "human", "invite": true}, {"type": "human", "invite": true}]}))
+        .await;
+    let id = created["id"].as_str().expect("id");
+    let g = format!("/api/games/{id}");
+    for (b, seat) in [(&mut bob, 1), (&mut cid, 2)] {
+        let token = created["tokens"][seat]["token"].clone();
+        b.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("{g}/join"),
+            json!({"token": token}),
+        )
+        .await;
+    }
+    ann.expect(StatusCode::OK, "POST", &format!("{g}/leave"), Value::Null)
+        .await;
+    for b in [&mut bob, &mut cid] {
+        b.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("{g}/move"),
+            json!({"action": "walk"}),
+        )
+        .await;
+    }
+    // The AI stand-in walks Red home: the seat wins, Ann does not.
+    let s = finished(&mut ann, &g).await;
+    assert_eq!(s["state"]["result"]["winners"], json!([0]), "{s}");
+    let tally = |p: &Value| p["record"]["race"].clone();
+    let p = ann
+        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
+        .await;
+    assert_eq!(tally(&p), json!({"win": 0, "draw": 0, "loss": 1}), "{p}");
+    // Listed on her profile as the game she left.
+    let listed = &p["finished"][0];
+    assert_eq!(
+        (&listed["left"], &listed["players"][0]["user"]),
+        (&json!([0]), &json!("ann"))
+    );
+    let p = bob
+        .expect(StatusCode::OK, "GET", "/api/players/bob", Value::Null)
+        .await;
+    assert_eq!(tally(&p), json!({"win": 0, "draw": 0, "loss": 1}), "{p}");
+    drop(srv);
+    remove_db(&db);
+}
+
+#[tokio::test]
+async fn imports_count_nowhere_claim_what_no_record_proves_and_keep_their_seed() {
+    let db = temp_db("forged");
+    let srv = start(test_registry(), &db).await;
+    let mut ann = Browser::new(&srv, 1);
+    ann.sign_up("Ann").await;
+    let record = |end: &str, seed: &str| {
+        format!(
+            "[Tabula record]\ngame: race\nseed: {seed}\nresult: win 1\nend: {end}\n\n* roll2\n1 run\n"
+        )
+    };
+    let mine = json!([{"type": "human"}, {"type": "human", "invite": true}]);
+    // What no record can prove stays a claim: the game goes on.
+    for end in ["time", "left", "abandoned"] {
+        let created = ann
+            .expect(
+                StatusCode::OK,
+                "POST",
+                "/api/games/import",
+                json!({"record": record(end, "7"), "seats": mine}),
+            )
+            .await;
+        let g = format!("/api/games/{}", created["id"].as_str().expect("id"));
+        let s = ann.expect(StatusCode::OK, "GET", &g, Value::Null).await;
+        assert_eq!(s["state"]["result"], Value::Null, "{end}: {s}");
+        assert_eq!(s["state"]["claim"]["reason"], end, "{s}");
+        assert_eq!(s["state"]["claim"]["winners"], json!([0]), "{s}");
+        assert_eq!(s["state"]["imported"], true);
+        assert_ne!(s["state"]["turn"]["kind"], "over");
+        // Played on to its end, it still counts for nobody.
+        ann.expect(
+            StatusCode::OK,
+            "POST",
+            &format!("{g}/resign"),
+            json!({"token": created["tokens"][1]["token"]}),
+        )
+        .await;
+    }
+    // A resignation is the record's own word: the game is over by it.
+    let created = ann
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games/import",
+            json!({"record": record("resign", "7"), "seats": mine}),
+        )
+        .await;
+    let s = ann
+        .expect(
+            StatusCode::OK,
+            "GET",
+            &format!("/api/games/{}", created["id"].as_str().expect("id")),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(s["state"]["result"]["reason"], "resign");
+    let p = ann
+        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
+        .await;
+    assert_eq!(p["record"], json!({}), "imports count on no profile: {p}");
+    let finished = p["finished"].as_array().expect("finished");
+    assert_eq!(finished.len(), 4, "{p}");
+    assert!(finished.iter().all(|g| g["imported"] == true), "{p}");
+    // A bad seed is refused, not replaced: nothing is stored.
+    let before = srv.get("/api/games").await;
+    for seed in ["forty-two", "-1", "18446744073709551616"] {
+        let v = ann
+            .expect(
+                StatusCode::BAD_REQUEST,
+                "POST",
+                "/api/games/import",
+                json!({"record": record("resign", seed)}),
+            )
+            .await;
+        assert!(error(&v).contains(&format!("seed `{seed}`")), "{v}");
+    }
+    assert_eq!(srv.get("/api/games").await, before);
+    drop(srv);
+    remove_db(&db);
+}

@@ -564,3 +564,79 @@ async fn an_account_creates_five_tournaments_an_hour() {
     let list = srv.get("/api/tournaments").await;
     assert_eq!(list["upcoming"].as_array().map(Vec::len), Some(5));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_leaves_a_table_ranks_last_in_ratings_and_points() {
+    let srv = start(test_registry(), &temp_db("tourney-leaver")).await;
+    let mut people = players(&srv, "Quit", 3).await;
+    let id = create_and_join(
+        &mut people,
+        json!({"name": "Short night", "spec": "race(players=3)", "format": "tables",
+                "clock": {"initial_s": 600, "increment_s": 0}, "starts": now_ms() + HOUR,
+                "rounds": 1}),
+    )
+    .await;
+    srv.app.advance_clock(HOUR);
+    let t = wait_for(&srv, &id, "started", |t| {
+        t["rounds"][0]["games"][0]["id"].is_string()
+    })
+    .await;
+    let table = &t["rounds"][0]["games"][0];
+    let game = table["id"].as_str().expect("game").to_string();
+    let leaver = names_of(table)[0].clone();
+    let mut by_name = named(people, "Quit");
+    game_view(&srv, &game).await;
+    by_name
+        .get_mut(&leaver)
+        .expect("the leaver")
+        .expect(
+            StatusCode::OK,
+            "POST",
+            &format!("/api/games/{game}/leave"),
+            Value::Null,
+        )
+        .await;
+    // The AI stand-in plays on without a clock.
+    let s = game_view(&srv, &game).await;
+    assert_eq!(s["state"]["players"][0]["kind"], "ai");
+    assert_eq!(s["state"]["clock"]["remaining_ms"][0], Value::Null, "{s}");
+    play_to_end(&srv, &mut by_name, &game).await;
+    let t = wait_for(&srv, &id, "finished", |t| t["status"] == "finished").await;
+    // Whoever the stand-in's moves beat, the leaver scores the last place's
+    // points and ranks below both others.
+    let score = |name: &str| {
+        t["standings"]
+            .as_array()
+            .expect("standings")
+            .iter()
+            .find(|s| s["name"] == name)
+            .map(|s| s["score"].as_f64().expect("score"))
+            .expect("standing")
+    };
+    assert_eq!(score(&leaver), 0.0, "{t}");
+    let pool = test_registry()
+        .pool_of("race(players=3)", false)
+        .expect("pool");
+    let mut ratings = HashMap::new();
+    for name in by_name.keys() {
+        let mut p = Value::Null;
+        for _ in 0..200 {
+            p = srv.get(&format!("/api/players/{name}")).await;
+            if p["ratings"][&pool]["games"] == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let rating = p["ratings"][&pool]["rating"].as_i64();
+        ratings.insert(
+            name.clone(),
+            rating.unwrap_or_else(|| panic!("{name}: {p}")),
+        );
+        assert!(score(name) > 0.0 || *name == leaver, "{t}");
+    }
+    for (name, r) in &ratings {
+        if *name != leaver {
+            assert!(ratings[&leaver] < *r, "{ratings:?}");
+        }
+    }
+}

@@ -321,7 +321,7 @@ impl<G: Evaluate> Search<'_, G> {
                         value = Some(child.sum);
                         break;
                     }
-                    if value.map_or(true, |v| child.sum[p] > v[p]) {
+                    if value.is_none_or(|v| child.sum[p] > v[p]) {
                         value = Some(child.sum);
                     }
                 }

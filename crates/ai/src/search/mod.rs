@@ -293,7 +293,7 @@ impl<G: Evaluate> Searcher<G> {
                 let at = top.partition_point(|&t| t >= v);
                 top.insert(at, v);
                 top.truncate(multipv);
-                if iter_best.map_or(true, |(_, b)| v > b) {
+                if iter_best.is_none_or(|(_, b)| v > b) {
                     iter_best = Some((i, v));
                     // A new best was searched with a window it beat: its line is exact.
                     iter_pv.clear();
@@ -365,7 +365,7 @@ impl<G: Evaluate> Searcher<G> {
     /// Count a node; poll the budget now and then. True when stopping.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % POLL == 0 && self.budget.exhausted(self.nodes) {
+        if self.nodes.is_multiple_of(POLL) && self.budget.exhausted(self.nodes) {
             self.stopped = true;
         }
         self.stopped

@@ -74,13 +74,7 @@ impl Round {
             if self.meta.seats.len() == 2 {
                 return Some(self.finish(Outcome::Win(Player(1 - seat)), EndReason::Time));
             }
-            let mut change = self.leave(seat).ok()?;
-            if let Some(meta) = change.meta.as_mut() {
-                if let Some(c) = meta.clock.as_mut() {
-                    let _ = c.set_untimed(seat as usize);
-                }
-            }
-            return Some(change);
+            return self.leave(seat).ok();
         }
         let all = || Outcome::Draw(PlayerSet::all(self.game.num_players()));
         if self.first_move_missed(clocks, now) {

@@ -20,7 +20,8 @@ pub struct GameEnded {
     pub id: String,
     pub spec: String,
     pub ending: Ending,
-    /// The seats as they were at the end.
+    /// The seats as they were at the end; a leaver's seat still names
+    /// their account (`user`: see [`super::state::players_and_leavers`]).
     pub seats: Vec<PlayerInfo>,
     /// Seats whose player left before the end (they rank last).
     pub left: Vec<u8>,

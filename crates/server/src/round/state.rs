@@ -176,6 +176,26 @@ pub struct Meta {
     /// Each seat's rating change, once the game is rated.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rating_diff: Vec<Option<i32>>,
+    /// Imported from a record file: anyone can write one, so the game
+    /// counts on no profile, rating or leaderboard.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
+    /// The ending an imported record declares but cannot prove (see
+    /// [`proved_by_record`]): kept and shown as its claim; the game is
+    /// not over by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Ending>,
+}
+
+/// Whether a record file proves an ending of this kind: the board's (the
+/// moves reach it) or a player's own word written in it (resignation,
+/// agreement). Time, leaving, abandonment and aborts are what the server
+/// saw happen: a record can only claim them.
+pub fn proved_by_record(reason: EndReason) -> bool {
+    matches!(
+        reason,
+        EndReason::Board | EndReason::Resign | EndReason::Agreement
+    )
 }
 
 impl Meta {
@@ -771,7 +791,8 @@ impl Round {
     }
 
     /// Leave: a two-player game ends (the other side wins); in a game of
-    /// three an AI stand-in takes the seat and plays on.
+    /// three an AI stand-in takes the seat and plays on, without a clock
+    /// (the AI owes nobody time, and its flag must not end the game).
     pub(crate) fn leave(&self, seat: u8) -> Result<Change, RoundError> {
         if self.is_over() {
             return Err(RoundError::Over);
@@ -787,6 +808,9 @@ impl Round {
         meta.draw_offer.retain(|&x| x != seat);
         if !meta.left.contains(&seat) {
             meta.left.push(seat);
+        }
+        if let Some(c) = meta.clock.as_mut() {
+            let _ = c.set_untimed(seat as usize);
         }
         Ok(self.meta_change(meta, Reply::Done))
     }
@@ -932,7 +956,7 @@ impl Round {
             places: self.places(&ending),
             absent: self.absent(&ending),
             ending,
-            seats: self.players(),
+            seats: players_and_leavers(&self.meta, |i| self.side(i)),
             left: self.meta.left.clone(),
             ply: self.history.len(),
             rated: self.meta.rated,
@@ -1022,6 +1046,8 @@ impl Round {
             away: self.meta.away.clone(),
             rated: self.meta.rated,
             rating_diff: self.meta.rating_diff.clone(),
+            imported: self.meta.imported,
+            claim: self.meta.claim.as_ref().map(result_info),
         }
     }
 
@@ -1065,8 +1091,11 @@ impl Round {
             created: self.created,
             ply: self.history.len(),
             over: self.is_over(),
-            players: self.players(),
+            players: players_and_leavers(&self.meta, |i| self.side(i)),
             result: self.ending().map(|e| e.outcome.to_text()),
+            reason: self.ending().map(|e| e.reason),
+            left: self.meta.left.clone(),
+            imported: self.meta.imported,
         }
     }
 }
@@ -1143,6 +1172,24 @@ pub fn players(seats: &[Seat], side: impl Fn(u8) -> &'static str) -> Vec<PlayerI
             bot: s.bot && s.kind == SeatKind::Human,
         })
         .collect()
+}
+
+/// The seats as lists and endings show them: as [`players`], but a seat
+/// whose player left still names that player's account (`user`), though an
+/// AI plays it: the game stays on their profile, said as left, and ratings
+/// rank them (last) rather than skip the game.
+pub fn players_and_leavers(meta: &Meta, side: impl Fn(u8) -> &'static str) -> Vec<PlayerInfo> {
+    let mut infos = players(&meta.seats, side);
+    for &s in &meta.left {
+        let owner = meta
+            .seats
+            .get(usize::from(s))
+            .and_then(|x| x.owner.as_deref());
+        if let (Some(info), Some(owner)) = (infos.get_mut(usize::from(s)), owner) {
+            info.user = owner.strip_prefix("u:").map(str::to_string);
+        }
+    }
+    infos
 }
 
 /// Who plays a seat, as shown: the player's name, the side, or the AI.

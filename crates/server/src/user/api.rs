@@ -102,12 +102,7 @@ fn dummy_hash() -> String {
 async fn credentials(req: Request) -> Result<Credentials, ApiError> {
     let bytes = axum::body::to_bytes(req.into_body(), CREDENTIALS_MAX)
         .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "a sign-in or sign-up body has at most 64 KB",
-            )
-        })?;
+        .map_err(|e| crate::error::body_error(e, CREDENTIALS_MAX))?;
     body(&bytes)
 }
 
@@ -151,8 +146,10 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     let key = check_name(&creds.username).map_err(ApiError::bad_request)?;
     check_password(&creds.password).map_err(ApiError::bad_request)?;
     let visitor = visitor_for_change(&app, &headers).await?;
-    let taken = || {
-        ApiError::new(
+    let taken = || ApiError {
+        code: "name_taken",
+        vars: vec![("name", creds.username.clone())],
+        ..ApiError::new(
             StatusCode::CONFLICT,
             format!("the name `{}` is taken", creds.username),
         )
