@@ -94,7 +94,7 @@ fn ends_in_draw<G: Evaluate>(root: &G, line: &[G::Action]) -> bool {
         g.apply(a);
         match g.turn() {
             Turn::Over => {
-                return g.outcome().map_or(true, |o| {
+                return g.outcome().is_none_or(|o| {
                     o.score(tabula_core::Player(0)) == o.score(tabula_core::Player(1))
                 })
             }
