@@ -13,12 +13,19 @@ library only; every request goes to 127.0.0.0/8, every loop is bounded.
             space is freed /healthz is 200 again and writes succeed.
   pgrestart PostgreSQL stopped under the server and started again: 503 with
             Retry-After meanwhile (not the driver's words), then 200.
+  silent    1,000 WebSocket clients from one address that never read: at most
+            100 are let in (the rest 429), the server's RSS and the host's TCP
+            memory grow by under 100 MB, and an honest client on another
+            address receives every move of a game played meanwhile.
 """
 
 import argparse
+import base64
 import http.client
 import json
 import os
+import resource
+import socket
 import subprocess
 import sys
 import threading
@@ -260,14 +267,128 @@ def pgrestart(args):
         srv.stop()
 
 
+def ws_open(port, path, source):
+    """A WebSocket handshake from `source`; the socket and the status."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+         f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(1)
+        if not chunk:
+            break
+        head += chunk
+    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+    return sock, status
+
+
+def ws_frames(sock):
+    """The text frames of a server's WebSocket (unmasked), answering pings."""
+    buf = b""
+    while True:
+        while len(buf) < 2 or len(buf) < header_len(buf) + payload_len(buf):
+            chunk = sock.recv(65536)
+            if not chunk:
+                return
+            buf += chunk
+        h, n = header_len(buf), payload_len(buf)
+        opcode, payload, buf = buf[0] & 0x0F, buf[h:h + n], buf[h + n:]
+        if opcode == 0x9:  # ping: answer with a masked pong
+            mask = os.urandom(4)
+            sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask
+                         + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        elif opcode == 0x8:
+            return
+        elif opcode == 0x1:
+            yield payload.decode()
+
+
+def header_len(buf):
+    n = buf[1] & 0x7F
+    return 2 + (2 if n == 126 else 8 if n == 127 else 0)
+
+
+def payload_len(buf):
+    n = buf[1] & 0x7F
+    if n == 126:
+        return int.from_bytes(buf[2:4], "big") if len(buf) >= 4 else 1 << 30
+    if n == 127:
+        return int.from_bytes(buf[2:10], "big") if len(buf) >= 10 else 1 << 30
+    return n
+
+
+def tcp_mem_mb():
+    with open("/proc/net/sockstat") as f:
+        for line in f:
+            if line.startswith("TCP:"):
+                words = line.split()
+                return int(words[words.index("mem") + 1]) * PAGE / 2**20
+    return 0.0
+
+
+def silent(args):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    srv = Server(args.bin, os.path.join(args.work, "silent.db"), os.path.join(args.work, "silent.log"))
+    clients = []
+    try:
+        st, _, created = srv.call("POST", "/api/games", {"spec": "dragonchess"}, "127.0.6.1")
+        if st != 200:
+            fail(f"a game: {st} {created}")
+        game, tokens = created["id"], [t["token"] for t in created["tokens"]]
+        path = f"/api/games/{game}/ws"
+        honest, status = ws_open(srv.port, path, "127.0.6.2")
+        if status != 101:
+            fail(f"the honest client's channel: {status}")
+        seen = []
+        reader = threading.Thread(target=lambda: seen.extend(ws_frames(honest)), daemon=True)
+        reader.start()
+        rss0, mem0 = rss_mb(srv.proc.pid), tcp_mem_mb()
+        statuses = {}
+        for _ in range(1000):
+            sock, status = ws_open(srv.port, path, "127.0.6.3")
+            statuses[status] = statuses.get(status, 0) + 1
+            clients.append(sock)
+        # Moves meanwhile: each goes to every channel, the silent ones' too.
+        moves = 0
+        for _ in range(30):
+            st, _, view = srv.call("GET", f"/api/games/{game}")
+            seat = view["state"]["turn"].get("seat")
+            legal = view["state"]["legal"]
+            if st != 200 or seat is None or not legal:
+                break
+            st, _, body = srv.call("POST", f"/api/games/{game}/move",
+                                   {"action": legal[0], "token": tokens[seat]}, "127.0.6.4")
+            if st != 200:
+                fail(f"a move: {st} {body}")
+            moves += 1
+        time.sleep(1)
+        rss1, mem1 = rss_mb(srv.proc.pid), tcp_mem_mb()
+        updates = sum(1 for text in seen if '"type":"update"' in text)
+        print(f"silent: 1,000 channels from one address: {statuses}; server RSS {rss0:.0f} -> {rss1:.0f} MB, "
+              f"host TCP memory {mem0:.1f} -> {mem1:.1f} MB; the honest client saw {updates} of {moves} moves")
+        if statuses.get(101, 0) > 100 or statuses.get(429, 0) < 900:
+            fail(f"one address holds at most 100 channels: {statuses}")
+        if (rss1 - rss0) + (mem1 - mem0) >= 100:
+            fail("the silent clients cost the host 100 MB or more")
+        if updates < moves:
+            fail(f"the honest client missed moves: {updates} of {moves}")
+    finally:
+        for c in clients:
+            c.close()
+        srv.stop()
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bin", required=True)
     p.add_argument("--work", required=True)
-    p.add_argument("tests", nargs="*", default=["signins", "diskfull", "pgrestart"])
+    p.add_argument("tests", nargs="*", default=["signins", "diskfull", "pgrestart", "silent"])
     args = p.parse_args()
     for name in args.tests:
-        {"signins": signins, "diskfull": diskfull, "pgrestart": pgrestart}[name](args)
+        {"signins": signins, "diskfull": diskfull, "pgrestart": pgrestart, "silent": silent}[name](args)
     print(f"fault tests: all {len(args.tests)} done")
 
 

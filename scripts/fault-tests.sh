@@ -2,10 +2,11 @@
 # Fault tests against a real server process (scripts/fault-tests.py): a
 # flood of concurrent sign-ins with the server's memory measured, a full
 # disk under SQLite (a small tmpfs: needs root, else skipped with a note),
-# and PostgreSQL restarted under the server (when scripts/test.sh started
-# one: TABULA_TEST_PG and TABULA_PG_DIR).
+# PostgreSQL restarted under the server (when scripts/test.sh started
+# one: TABULA_TEST_PG and TABULA_PG_DIR), and 1,000 WebSocket clients from
+# one address that never read.
 #
-#   scripts/fault-tests.sh [signins|diskfull|pgrestart ...]
+#   scripts/fault-tests.sh [signins|diskfull|pgrestart|silent ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
