@@ -58,6 +58,14 @@ fn with_cookie(
     res
 }
 
+/// `res` with the device cookie set, when the browser has none yet.
+fn with_device(mut res: Response, device: &Device, headers: &HeaderMap) -> Response {
+    if let Some(set) = device.set_cookie(headers) {
+        res.headers_mut().append(header::SET_COOKIE, set);
+    }
+    res
+}
+
 fn me_of(account: &Account) -> Me {
     Me {
         username: account.name.clone(),
@@ -194,11 +202,8 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
         let rebind = Rebind::To(format!("u:{key}"));
         tokio::spawn(async move { rename_everywhere(&app, &[guest], &name, &rebind).await });
     }
-    let mut res = with_cookie(StatusCode::CREATED, &cookie, &headers, me_of(&account));
-    if let Some(set) = device.set_cookie(&headers) {
-        res.headers_mut().append(header::SET_COOKIE, set);
-    }
-    Ok(res)
+    let res = with_cookie(StatusCode::CREATED, &cookie, &headers, me_of(&account));
+    Ok(with_device(res, &device, &headers))
 }
 
 /// Show `name` on every seat of `owners` in every game, and rebind them.
@@ -255,11 +260,8 @@ async fn sign_in(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     let cookie = restart_session(&app, &visitor, Some(key.clone())).await?;
     let me = me_of(&account);
     remember_device(&app, &key, version, account, &device).await;
-    let mut res = with_cookie(StatusCode::OK, &cookie, &headers, me);
-    if let Some(set) = device.set_cookie(&headers) {
-        res.headers_mut().append(header::SET_COOKIE, set);
-    }
-    Ok(res)
+    let res = with_cookie(StatusCode::OK, &cookie, &headers, me);
+    Ok(with_device(res, &device, &headers))
 }
 
 async fn sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, ApiError> {
