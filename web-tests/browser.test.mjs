@@ -1302,3 +1302,35 @@ test('a game page has one h1, its game, and a spectator\'s chat line passes axe-
   }
   assert.deepEqual(found, []);
 });
+
+test('a seek and a tournament carry the rule options chosen in their forms (French on a phone, English on a desktop)', { skip: (!has('gildervaik') || !has('phylde')) && 'needs gildervaik and phylde' }, async () => {
+  for (const [kind, locale, words] of [['phone', 'fr-FR', fr], ['desktop', 'en-US', en]]) {
+    const stamp = Date.now().toString(36).slice(-6);
+    const { context, page, errors } = await newPage(kind, { locale });
+    await signUp(page, `opt${stamp}`);
+    // A warrior Gildervaik challenge: the seek's spec says so.
+    await page.selectOption('#seek select[name="game"]', 'gildervaik');
+    await page.click(`#seek summary:has-text("${words.options.title}")`);
+    await page.selectOption('#seek #opt-mode', 'warrior');
+    await page.screenshot({ path: path.join(SHOTS, `seek-options-${locale}-${kind}.png`), fullPage: true });
+    await page.click('#seek button[type="submit"]');
+    const mine = page.locator('.seekrow:has(button[data-cancel])');
+    await mine.waitFor();
+    const seek = await (await fetch(`${BASE}/api/seeks/${await mine.getAttribute('data-seek')}`)).json();
+    assert.equal(seek.spec, 'gildervaik(mode=warrior)');
+    // A Phylde Swiss in the block setup: the tournament's spec says so.
+    await page.click('a[href="#/tournaments"]');
+    await page.fill('#newtourney input[name="name"]', `Block ${stamp}`);
+    await page.selectOption('#newtourney select[name="game"]', 'phylde');
+    await page.click(`#newtourney summary:has-text("${words.options.title}")`);
+    await page.selectOption('#newtourney #opt-setup', 'block');
+    await page.screenshot({ path: path.join(SHOTS, `tournament-options-${locale}-${kind}.png`), fullPage: true });
+    await page.click('#newtourney button[type="submit"]');
+    await page.waitForSelector('.tournament h1');
+    const id = page.url().split('/').pop();
+    assert.equal((await (await fetch(`${BASE}/api/tournaments/${id}`)).json()).spec, 'phylde(setup=block)');
+    assert.match(await page.textContent('.tournament'), /phylde\(setup=block\)/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
