@@ -1334,3 +1334,41 @@ test('a seek and a tournament carry the rule options chosen in their forms (Fren
     await context.close();
   }
 });
+
+/** Whether every checkbox of `form` sits on the line of its words, at their start (not centred above them). */
+async function checkboxesInline(page, form) {
+  return page.locator(`${form} label:has(> input[type="checkbox"])`).evaluateAll((labels) => labels
+    .filter((l) => l.offsetParent)
+    .map((l) => {
+      const box = l.querySelector('input').getBoundingClientRect();
+      const label = l.getBoundingClientRect();
+      return { text: l.textContent.trim(), inline: box.left - label.left < 2 && label.height < 2 * box.height + 8 };
+    })
+    .filter((x) => !x.inline).map((x) => x.text));
+}
+
+test('phone forms put each checkbox before its words; the desktop replay buttons stay on one line (French)', async () => {
+  const stamp = Date.now().toString(36).slice(-6);
+  const phone = await newPage('phone', { locale: 'fr-FR' });
+  await signUp(phone.page, `box${stamp}`);
+  assert.deepEqual(await checkboxesInline(phone.page, '#seek'), []);
+  await phone.page.click('a[href="#/tournaments"]');
+  await phone.page.waitForSelector('#newtourney');
+  assert.deepEqual(await checkboxesInline(phone.page, '#newtourney'), []);
+  await phone.page.screenshot({ path: path.join(SHOTS, 'tournament-form-fr-phone.png'), fullPage: true });
+  assert.deepEqual(phone.errors, []);
+  await phone.context.close();
+
+  const desk = await newPage('desktop', { locale: 'fr-FR' });
+  // A game whose panel is beside the board (Dragonchess's is under it).
+  await startVsAi(desk.page, (catalog.games.find((x) => x.name === 'phylde') || catalog.games[0]).name);
+  await myTurn(desk.page);
+  await clickMove(desk.page);
+  await desk.page.click('.replay [data-nav="prev"]');
+  await desk.page.waitForFunction(() => /\d.*\d/.test(document.querySelector('.plyinfo').textContent));
+  const tops = await desk.page.locator('.replay button').evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().top)));
+  assert.equal(new Set(tops).size, 1, `replay buttons at ${tops}`);
+  await desk.page.screenshot({ path: path.join(SHOTS, 'replay-fr-desktop.png') });
+  assert.deepEqual(desk.errors, []);
+  await desk.context.close();
+});
