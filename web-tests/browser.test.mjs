@@ -1372,3 +1372,13 @@ test('phone forms put each checkbox before its words; the desktop replay buttons
   assert.deepEqual(desk.errors, []);
   await desk.context.close();
 });
+
+test('desktop Dragonchess uses the page\'s width: squares of 30 px or more on a 1280 px screen', { skip: !has('dragonchess') }, async () => {
+  const { context, page, errors } = await newPage('desktop', { locale: 'fr-FR' });
+  await startVsAi(page, 'dragonchess');
+  const square = await page.locator('svg.dragonchess rect.sq').first().boundingBox();
+  assert.ok(square.width >= 30, `squares of ${square.width} px`);
+  await page.screenshot({ path: path.join(SHOTS, 'dragonchess-wide-fr-desktop.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -139,7 +139,7 @@ export class GamePage {
 
   layout() {
     this.main.innerHTML = `
-      <section class="game">
+      <section class="game${this.module.wide ? ' wide' : ''}">
         <div class="board-area">
           <p class="banner conn" role="status" hidden></p>
           <p class="banner watching" hidden></p>
