@@ -1382,3 +1382,36 @@ test('desktop Dragonchess uses the page\'s width: squares of 30 px or more on a 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('tournament pairings say a place in words, not a bare number that reads like points (French and English)', async () => {
+  const g = catalog.games.find((x) => x.players === 2 && x.name === 'phylde') || catalog.games.find((x) => x.players === 2);
+  const stamp = Date.now().toString(36).slice(-6);
+  const ann = await newPage('phone', { locale: 'fr-FR' });
+  const bob = await newPage('desktop');
+  await signUp(ann.page, `pann${stamp}`);
+  await signUp(bob.page, `pbob${stamp}`);
+  const call = (page, url, body) => page.evaluate(async ([u, b]) => {
+    const r = await fetch(u, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    return r.json();
+  }, [url, body]);
+  const { id } = await call(ann.page, '/api/tournaments', {
+    name: `Places ${stamp}`, spec: g.name, format: 'swiss', clock: { initial_s: 300, increment_s: 0 }, starts: 'now', rounds: 1,
+  });
+  for (const who of [ann, bob]) await call(who.page, `/api/tournaments/${id}/join`, {});
+  await ann.page.goto(`${BASE}/#/tournament/${id}`);
+  await ann.page.waitForSelector('.yourgame a', { timeout: 15000 });
+  const game = (await ann.page.locator('.yourgame a').getAttribute('href')).split('/').pop();
+  await call(ann.page, `/api/games/${game}/resign`, {});
+  await bob.page.goto(`${BASE}/#/tournament/${id}`);
+  for (const [who, words] of [[ann, [`pbob${stamp} (1re place)`, `pann${stamp} (2e place)`]], [bob, [`pbob${stamp} (1st place)`, `pann${stamp} (place 2)`]]]) {
+    const row = who.page.locator(`.gamerow[href="#/game/${game}"]`);
+    await who.page.waitForFunction((href) => document.querySelector(`.gamerow[href="${href}"]`)?.textContent.includes('place'), `#/game/${game}`);
+    const text = await row.textContent();
+    for (const w of words) assert.ok(text.includes(w), `${text} has ${w}`);
+    assert.doesNotMatch(text, /\(\d\)/);
+  }
+  await ann.page.screenshot({ path: path.join(SHOTS, 'tournament-places-fr-phone.png'), fullPage: true });
+  assert.deepEqual([...ann.errors, ...bob.errors], []);
+  await ann.context.close();
+  await bob.context.close();
+});

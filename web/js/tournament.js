@@ -202,8 +202,12 @@ function points(x) {
 }
 
 function gameRow(g) {
-  const place = (i) => (g.places ? ` (${g.places[i] + 1})` : '');
-  const seats = g.seats.map((s, i) => `${s.name ?? t('tournament.ai', { level: s.ai })}${place(i)}`).join(' · ');
+  // A place, not points: "ana (2nd place)", in words.
+  const seat = (s, i) => {
+    const name = s.name ?? t('tournament.ai', { level: s.ai });
+    return g.places ? t('tournament.placed', { name, count: g.places[i] + 1 }) : name;
+  };
+  const seats = g.seats.map(seat).join(' · ');
   const state = g.places ? t('tournament.over') : t('tournament.playing');
   return `<a class="gamerow" href="#/game/${esc(g.id)}"><span>${esc(seats)}</span> <span class="muted">${esc(state)}</span></a>`;
 }
