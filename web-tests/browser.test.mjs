@@ -1415,3 +1415,21 @@ test('tournament pairings say a place in words, not a bare number that reads lik
   await ann.context.close();
   await bob.context.close();
 });
+
+test('Gildervaik warrior: tapping a pawn held back by a compulsory capture says why (French phone, English desktop)', { skip: !has('gildervaik') }, async () => {
+  const created = await post('/api/games', { spec: 'gildervaik(mode=warrior)', position: 'A:e5,h3 B:e6 C:f8,h2 / A' });
+  for (const [kind, locale, want] of [['phone', 'fr-FR', filled(fr.gildervaik.mustCapture, { from: 'e5', to: 'd5' })], ['desktop', 'en-US', 'Capture is compulsory: e5 can take on d5.']]) {
+    const { context, page, errors } = await newPage(kind, { locale });
+    await page.goto(`${BASE}/#/game/${created.id}?t=${created.tokens[0].token}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    await page.locator('circle.pawn[data-at="h3"]').click({ force: true });
+    await page.waitForSelector('.refusal:not([hidden])');
+    assert.equal(await page.textContent('.refusal'), want);
+    await page.screenshot({ path: path.join(SHOTS, `stuck-pawn-${locale}-${kind}.png`) });
+    // Picking the pawn that can move takes the words away.
+    await page.locator('circle.pawn[data-at="e5"]').click({ force: true });
+    await page.waitForSelector('.refusal[hidden]', { state: 'attached' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
