@@ -1302,3 +1302,134 @@ test('a game page has one h1, its game, and a spectator\'s chat line passes axe-
   }
   assert.deepEqual(found, []);
 });
+
+test('a seek and a tournament carry the rule options chosen in their forms (French on a phone, English on a desktop)', { skip: (!has('gildervaik') || !has('phylde')) && 'needs gildervaik and phylde' }, async () => {
+  for (const [kind, locale, words] of [['phone', 'fr-FR', fr], ['desktop', 'en-US', en]]) {
+    const stamp = Date.now().toString(36).slice(-6);
+    const { context, page, errors } = await newPage(kind, { locale });
+    await signUp(page, `opt${stamp}`);
+    // A warrior Gildervaik challenge: the seek's spec says so.
+    await page.selectOption('#seek select[name="game"]', 'gildervaik');
+    await page.click(`#seek summary:has-text("${words.options.title}")`);
+    await page.selectOption('#seek #opt-mode', 'warrior');
+    await page.screenshot({ path: path.join(SHOTS, `seek-options-${locale}-${kind}.png`), fullPage: true });
+    await page.click('#seek button[type="submit"]');
+    const mine = page.locator('.seekrow:has(button[data-cancel])');
+    await mine.waitFor();
+    const seek = await (await fetch(`${BASE}/api/seeks/${await mine.getAttribute('data-seek')}`)).json();
+    assert.equal(seek.spec, 'gildervaik(mode=warrior)');
+    // A Phylde Swiss in the block setup: the tournament's spec says so.
+    await page.click('a[href="#/tournaments"]');
+    await page.fill('#newtourney input[name="name"]', `Block ${stamp}`);
+    await page.selectOption('#newtourney select[name="game"]', 'phylde');
+    await page.click(`#newtourney summary:has-text("${words.options.title}")`);
+    await page.selectOption('#newtourney #opt-setup', 'block');
+    await page.screenshot({ path: path.join(SHOTS, `tournament-options-${locale}-${kind}.png`), fullPage: true });
+    await page.click('#newtourney button[type="submit"]');
+    await page.waitForSelector('.tournament h1');
+    const id = page.url().split('/').pop();
+    assert.equal((await (await fetch(`${BASE}/api/tournaments/${id}`)).json()).spec, 'phylde(setup=block)');
+    assert.match(await page.textContent('.tournament'), /phylde\(setup=block\)/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+/** Whether every checkbox of `form` sits on the line of its words, at their start (not centred above them). */
+async function checkboxesInline(page, form) {
+  return page.locator(`${form} label:has(> input[type="checkbox"])`).evaluateAll((labels) => labels
+    .filter((l) => l.offsetParent)
+    .map((l) => {
+      const box = l.querySelector('input').getBoundingClientRect();
+      const label = l.getBoundingClientRect();
+      return { text: l.textContent.trim(), inline: box.left - label.left < 2 && label.height < 2 * box.height + 8 };
+    })
+    .filter((x) => !x.inline).map((x) => x.text));
+}
+
+test('phone forms put each checkbox before its words; the desktop replay buttons stay on one line (French)', async () => {
+  const stamp = Date.now().toString(36).slice(-6);
+  const phone = await newPage('phone', { locale: 'fr-FR' });
+  await signUp(phone.page, `box${stamp}`);
+  assert.deepEqual(await checkboxesInline(phone.page, '#seek'), []);
+  await phone.page.click('a[href="#/tournaments"]');
+  await phone.page.waitForSelector('#newtourney');
+  assert.deepEqual(await checkboxesInline(phone.page, '#newtourney'), []);
+  await phone.page.screenshot({ path: path.join(SHOTS, 'tournament-form-fr-phone.png'), fullPage: true });
+  assert.deepEqual(phone.errors, []);
+  await phone.context.close();
+
+  const desk = await newPage('desktop', { locale: 'fr-FR' });
+  // A game whose panel is beside the board (Dragonchess's is under it).
+  await startVsAi(desk.page, (catalog.games.find((x) => x.name === 'phylde') || catalog.games[0]).name);
+  await myTurn(desk.page);
+  await clickMove(desk.page);
+  await desk.page.click('.replay [data-nav="prev"]');
+  await desk.page.waitForFunction(() => /\d.*\d/.test(document.querySelector('.plyinfo').textContent));
+  const tops = await desk.page.locator('.replay button').evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().top)));
+  assert.equal(new Set(tops).size, 1, `replay buttons at ${tops}`);
+  await desk.page.screenshot({ path: path.join(SHOTS, 'replay-fr-desktop.png') });
+  assert.deepEqual(desk.errors, []);
+  await desk.context.close();
+});
+
+test('desktop Dragonchess uses the page\'s width: squares of 30 px or more on a 1280 px screen', { skip: !has('dragonchess') }, async () => {
+  const { context, page, errors } = await newPage('desktop', { locale: 'fr-FR' });
+  await startVsAi(page, 'dragonchess');
+  const square = await page.locator('svg.dragonchess rect.sq').first().boundingBox();
+  assert.ok(square.width >= 30, `squares of ${square.width} px`);
+  await page.screenshot({ path: path.join(SHOTS, 'dragonchess-wide-fr-desktop.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('tournament pairings say a place in words, not a bare number that reads like points (French and English)', async () => {
+  const g = catalog.games.find((x) => x.players === 2 && x.name === 'phylde') || catalog.games.find((x) => x.players === 2);
+  const stamp = Date.now().toString(36).slice(-6);
+  const ann = await newPage('phone', { locale: 'fr-FR' });
+  const bob = await newPage('desktop');
+  await signUp(ann.page, `pann${stamp}`);
+  await signUp(bob.page, `pbob${stamp}`);
+  const call = (page, url, body) => page.evaluate(async ([u, b]) => {
+    const r = await fetch(u, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    return r.json();
+  }, [url, body]);
+  const { id } = await call(ann.page, '/api/tournaments', {
+    name: `Places ${stamp}`, spec: g.name, format: 'swiss', clock: { initial_s: 300, increment_s: 0 }, starts: 'now', rounds: 1,
+  });
+  for (const who of [ann, bob]) await call(who.page, `/api/tournaments/${id}/join`, {});
+  await ann.page.goto(`${BASE}/#/tournament/${id}`);
+  await ann.page.waitForSelector('.yourgame a', { timeout: 15000 });
+  const game = (await ann.page.locator('.yourgame a').getAttribute('href')).split('/').pop();
+  await call(ann.page, `/api/games/${game}/resign`, {});
+  await bob.page.goto(`${BASE}/#/tournament/${id}`);
+  for (const [who, words] of [[ann, [`pbob${stamp} (1re place)`, `pann${stamp} (2e place)`]], [bob, [`pbob${stamp} (1st place)`, `pann${stamp} (place 2)`]]]) {
+    const row = who.page.locator(`.gamerow[href="#/game/${game}"]`);
+    await who.page.waitForFunction((href) => document.querySelector(`.gamerow[href="${href}"]`)?.textContent.includes('place'), `#/game/${game}`);
+    const text = await row.textContent();
+    for (const w of words) assert.ok(text.includes(w), `${text} has ${w}`);
+    assert.doesNotMatch(text, /\(\d\)/);
+  }
+  await ann.page.screenshot({ path: path.join(SHOTS, 'tournament-places-fr-phone.png'), fullPage: true });
+  assert.deepEqual([...ann.errors, ...bob.errors], []);
+  await ann.context.close();
+  await bob.context.close();
+});
+
+test('Gildervaik warrior: tapping a pawn held back by a compulsory capture says why (French phone, English desktop)', { skip: !has('gildervaik') }, async () => {
+  const created = await post('/api/games', { spec: 'gildervaik(mode=warrior)', position: 'A:e5,h3 B:e6 C:f8,h2 / A' });
+  for (const [kind, locale, want] of [['phone', 'fr-FR', filled(fr.gildervaik.mustCapture, { from: 'e5', to: 'd5' })], ['desktop', 'en-US', 'Capture is compulsory: e5 can take on d5.']]) {
+    const { context, page, errors } = await newPage(kind, { locale });
+    await page.goto(`${BASE}/#/game/${created.id}?t=${created.tokens[0].token}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    await page.locator('circle.pawn[data-at="h3"]').click({ force: true });
+    await page.waitForSelector('.refusal:not([hidden])');
+    assert.equal(await page.textContent('.refusal'), want);
+    await page.screenshot({ path: path.join(SHOTS, `stuck-pawn-${locale}-${kind}.png`) });
+    // Picking the pawn that can move takes the words away.
+    await page.locator('circle.pawn[data-at="e5"]').click({ force: true });
+    await page.waitForSelector('.refusal[hidden]', { state: 'attached' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

@@ -18,6 +18,7 @@ import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
 import { drawRunes } from './boards/stelpur.js';
 import { GamePage } from './game.js';
+import { optionFields, wireOptions, specFrom } from './options.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { t, initI18n, translateStatic, language, saveLanguage, LANGUAGES, LANGUAGE_NAMES } from './i18n.js';
 
@@ -136,39 +137,6 @@ function resultText(g) {
   return t('home.over', { result: g.result });
 }
 
-/** The control of one rule option, built from its kind (catalog data). */
-function optionInput(o) {
-  const id = `opt-${esc(o.key)}`;
-  const key = `data-key="${esc(o.key)}"`;
-  const kind = o.kind;
-  const select = (choices) => `<select id="${id}" ${key}>${choices
-    .map((c) => `<option value="${esc(c)}"${c === o.default ? ' selected' : ''}>${esc(c)}</option>`).join('')}</select>`;
-  const number = (value, extra = '') => `<input id="${id}" ${key} type="number" step="1" min="${kind.min}" max="${kind.max}" value="${esc(value)}" required${extra}>`;
-  switch (kind.type) {
-    case 'bool': return `<input id="${id}" ${key} type="checkbox"${o.default === 'true' ? ' checked' : ''}>`;
-    case 'choice': return select(kind.choices);
-    case 'int': return number(o.default);
-    case 'int_or_none': {
-      const none = o.default === 'none';
-      return `<span class="intornone">${number(none ? kind.min : o.default, none ? ' disabled' : '')}
-        <label class="none"><input type="checkbox" data-none="${esc(o.key)}"${none ? ' checked' : ''}> ${esc(t('options.none'))}</label></span>`;
-    }
-    default: return `<input id="${id}" ${key} value="${esc(o.default)}">`;
-  }
-}
-
-function optionField(game, o) {
-  const help = gameText(game, `options.${o.key}`, o.help);
-  return `<div class="opt" title="${esc(help)}"><label for="opt-${esc(o.key)}">${esc(o.key.replaceAll('_', ' '))}</label>${optionInput(o)}<small>${esc(help)}</small></div>`;
-}
-
-/** The value of an option's control as the spec string writes it. */
-function optionValue(form, el, o) {
-  if (o.kind.type === 'bool') return String(el.checked);
-  if (o.kind.type === 'int_or_none' && form.querySelector(`[data-none="${CSS.escape(o.key)}"]`)?.checked) return 'none';
-  return el.value.trim();
-}
-
 async function newGame(name) {
   const cat = await getCatalog();
   const g = cat.games.find((x) => x.name === name);
@@ -192,7 +160,7 @@ async function newGame(name) {
       <form id="new">
         <fieldset><legend>${esc(t('newGame.seats'))}</legend>${seatRows}</fieldset>
         <label class="clockpick">${esc(t('clock.control'))} <select id="clock">${clockOptions()}</select></label>
-        <details><summary>${esc(t('options.title'))}</summary><div class="options">${g.options.map((o) => optionField(g.name, o)).join('') || `<p>${esc(t('options.empty'))}</p>`}
+        <details><summary>${esc(t('options.title'))}</summary><div class="options">${optionFields(g)}
           <label><span>${esc(t('options.start'))}</span><input id="startpos" placeholder="${esc(t('options.startPlaceholder'))}" autocomplete="off"><small>${esc(t('options.startHelp'))}</small></label>
         </div></details>
         <button type="submit" id="start">${esc(t('newGame.start'))}</button>
@@ -206,19 +174,11 @@ async function newGame(name) {
   };
   main.querySelectorAll('.seatkind').forEach((s) => s.addEventListener('change', sync));
   sync();
-  // "none" turns an int_or_none option's number off.
-  for (const box of main.querySelectorAll('[data-none]')) {
-    box.addEventListener('change', () => { document.getElementById(`opt-${box.dataset.none}`).disabled = box.checked; });
-  }
+  const options = main.querySelector('.options');
+  wireOptions(options);
   document.getElementById('new').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const opts = [];
-    for (const el of main.querySelectorAll('.options [data-key]')) {
-      const o = g.options.find((x) => x.key === el.dataset.key);
-      const value = optionValue(e.target, el, o);
-      if (value !== o.default) opts.push(`${o.key}=${value}`);
-    }
-    const spec = opts.length ? `${g.name}(${opts.join(',')})` : g.name;
+    const spec = specFrom(g, options);
     const kinds = [...main.querySelectorAll('.seatkind')].map((s) => s.value);
     const seats = kinds.map((k, i) => (k === 'ai'
       ? { type: 'ai', level: main.querySelector(`[data-level="${i}"]`).value }

@@ -53,6 +53,7 @@ export class BoardView {
     this.finishAnimation();
     this.view = { ...this.view, ...view };
     const model = this.game.parse(pos);
+    this.model = model;
     const moves = steps.map((a) => this.game.locate(a)).filter(Boolean);
     const animate = moves.length > 0 && motionAllowed();
     const before = animate ? new Map([...this.host.querySelectorAll('[data-at]')].map((el) => [el.dataset.at, el])) : null;
@@ -178,6 +179,10 @@ export class BoardView {
       this.select(key);
     } else {
       this.select(null);
+      // A cell that cannot move now while others can: the page may say why.
+      if (key && !this.moves.has(key) && this.moves.size) {
+        this.host.dispatchEvent(new CustomEvent('stuck', { detail: { key, model: this.model } }));
+      }
     }
   }
 

@@ -139,7 +139,7 @@ export class GamePage {
 
   layout() {
     this.main.innerHTML = `
-      <section class="game">
+      <section class="game${this.module.wide ? ' wide' : ''}">
         <div class="board-area">
           <p class="banner conn" role="status" hidden></p>
           <p class="banner watching" hidden></p>
@@ -179,7 +179,15 @@ export class GamePage {
     translateStatic(this.main);
     this.el = (sel) => this.main.querySelector(sel);
     this.board = new BoardView(this.el('#board'), this.module, (a) => this.play(a));
-    this.el('#board').addEventListener('selectionchange', () => this.tabs());
+    this.el('#board').addEventListener('selectionchange', (e) => {
+      this.tabs();
+      if (e.detail) this.refuse(null);
+    });
+    // A tap on a pawn that may not move: the game's reason, when its module knows one.
+    this.el('#board').addEventListener('stuck', (e) => {
+      const why = this.module.whyStuck?.(e.detail.key, this.g.state.legal, e.detail.model);
+      if (why) this.say(why);
+    });
     this.el('.replay').addEventListener('click', (e) => {
       const nav = e.target.dataset?.nav;
       if (nav) this.nav(nav);
@@ -246,7 +254,13 @@ export class GamePage {
         why = this.module.explain(action, this.g.state.legal, this.module.parse(this.g.state.position));
       } catch { /* the server's words then */ }
     }
-    box.textContent = why ?? refusalText(err.code, vars, err.message);
+    this.say(why ?? refusalText(err.code, vars, err.message));
+  }
+
+  /** Show `text` near the board, where refusals are said. */
+  say(text) {
+    const box = this.el('.refusal');
+    box.textContent = text;
     box.hidden = false;
   }
 

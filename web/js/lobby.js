@@ -6,6 +6,7 @@ import { esc, levelLabel } from './util.js';
 import { t } from './i18n.js';
 import { watchYourTurn } from './yourturn.js';
 import { clockOptions, clockValue } from './clock.js';
+import { optionFields, wireOptions, specFrom } from './options.js';
 
 export class LobbyPage {
   constructor(main, catalog, toast, focus) {
@@ -27,6 +28,7 @@ export class LobbyPage {
         <form id="seek" class="stack">
           <h2>${esc(t('lobby.post'))}</h2>
           <label>${esc(t('lobby.game'))} <select name="game">${games}</select></label>
+          <details><summary>${esc(t('options.title'))}</summary><div class="options" id="seekoptions"></div></details>
           <div id="seekseats"></div>
           <label>${esc(t('clock.control'))} <select name="clock">${clockOptions()}</select></label>
           <label><input type="checkbox" name="hints"> ${esc(t('lobby.hints'))}</label>
@@ -37,8 +39,11 @@ export class LobbyPage {
         </form>
       </section>`;
     const form = this.main.querySelector('#seek');
+    const options = this.main.querySelector('#seekoptions');
     const seats = () => {
       const g = this.catalog.games.find((x) => x.name === form.game.value);
+      options.innerHTML = optionFields(g);
+      wireOptions(options);
       const levels = this.catalog.levels.map((l) => `<option value="ai:${esc(l)}">${esc(levelLabel(l))}</option>`).join('');
       this.main.querySelector('#seekseats').innerHTML = g.sides.map((side, i) => `
         <label>${esc(side)} <select data-seat="${i}">
@@ -106,7 +111,9 @@ export class LobbyPage {
       const v = sel.value;
       return v.startsWith('ai:') ? { type: 'ai', level: v.slice(3) } : { type: v };
     });
-    const body = { spec: form.game.value, seats, hints: form.hints.checked, rated: form.rated.checked, unlisted: form.unlisted.checked, clock: clockValue(form.clock.value) };
+    const g = this.catalog.games.find((x) => x.name === form.game.value);
+    const spec = specFrom(g, this.main.querySelector('#seekoptions'));
+    const body = { spec, seats, hints: form.hints.checked, rated: form.rated.checked, unlisted: form.unlisted.checked, clock: clockValue(form.clock.value) };
     const to = form.to.value.trim();
     if (to) body.to = to;
     try {

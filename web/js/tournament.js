@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { esc } from './util.js';
 import { t } from './i18n.js';
+import { optionFields, wireOptions, specFrom } from './options.js';
 
 /** How often an open tournament page asks again. */
 const POLL_MS = 3000;
@@ -43,6 +44,7 @@ export class TournamentsPage {
         <h2>${esc(t('tournament.create'))}</h2>
         <label>${esc(t('tournament.name'))} <input name="name" required maxlength="80"></label>
         <label>${esc(t('lobby.game'))} <select name="game">${games}</select></label>
+        <details><summary>${esc(t('options.title'))}</summary><div class="options" id="tourneyoptions"></div></details>
         <label>${esc(t('tournament.format'))} <select name="format"></select></label>
         <label>${esc(t('clock.control'))} <select name="clock">${clocks}</select></label>
         <label>${esc(t('tournament.startIn'))} <input name="start" type="number" min="0" max="10080" value="5"></label>
@@ -64,7 +66,11 @@ export class TournamentsPage {
     </section>`;
     const f = this.main.querySelector('#newtourney');
     if (!f) return;
+    const rules = f.querySelector('#tourneyoptions');
     const formats = () => {
+      const g = this.catalog.games.find((x) => x.name === f.game.value);
+      rules.innerHTML = optionFields(g);
+      wireOptions(rules);
       const seats = Number(f.game.selectedOptions[0]?.dataset.seats || 2);
       const options = seats === 3 ? ['tables'] : ['swiss', 'arena'];
       f.format.innerHTML = options.map((o) => `<option value="${o}">${esc(t(`tournament.formats.${o}`))}</option>`).join('');
@@ -90,7 +96,7 @@ export class TournamentsPage {
     const minutesAhead = Number(f.start.value) || 0;
     const body = {
       name: f.name.value.trim(),
-      spec: f.game.value,
+      spec: specFrom(this.catalog.games.find((x) => x.name === f.game.value), f.querySelector('#tourneyoptions')),
       format: f.format.value,
       clock: { initial_s: initial, increment_s: inc },
       starts: minutesAhead ? Date.now() + minutesAhead * 60_000 : 'now',
@@ -196,8 +202,12 @@ function points(x) {
 }
 
 function gameRow(g) {
-  const place = (i) => (g.places ? ` (${g.places[i] + 1})` : '');
-  const seats = g.seats.map((s, i) => `${s.name ?? t('tournament.ai', { level: s.ai })}${place(i)}`).join(' · ');
+  // A place, not points: "ana (2nd place)", in words.
+  const seat = (s, i) => {
+    const name = s.name ?? t('tournament.ai', { level: s.ai });
+    return g.places ? t('tournament.placed', { name, count: g.places[i] + 1 }) : name;
+  };
+  const seats = g.seats.map(seat).join(' · ');
   const state = g.places ? t('tournament.over') : t('tournament.playing');
   return `<a class="gamerow" href="#/game/${esc(g.id)}"><span>${esc(seats)}</span> <span class="muted">${esc(state)}</span></a>`;
 }

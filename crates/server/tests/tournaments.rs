@@ -640,3 +640,63 @@ async fn a_player_who_leaves_a_table_ranks_last_in_ratings_and_points() {
         }
     }
 }
+
+/// A wave is stored before its games are: until a player's game exists,
+/// the tournament does not name it as theirs (bots polling it got 404s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_not_created_yet_is_not_named_as_a_players_game() {
+    // On SQLite whatever TABULA_TEST_STORE says: the test edits the file.
+    let db = temp_db("tourney-not-yet");
+    let config = tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    let srv = common::start_at(test_registry(), &db.to_string_lossy(), config).await;
+    let mut people = players(&srv, "Early", 2).await;
+    let id = create_and_join(
+        &mut people,
+        json!({"name": "Early", "spec": "race", "format": "swiss",
+                "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
+                "rounds": 1}),
+    )
+    .await;
+    srv.app.advance_clock(HOUR);
+    wait_for(&srv, &id, "paired", |t| {
+        t["rounds"].as_array().map_or(0, Vec::len) == 1
+    })
+    .await;
+    let mine = people[0]
+        .expect(
+            StatusCode::OK,
+            "GET",
+            &format!("/api/tournaments/{id}"),
+            Value::Null,
+        )
+        .await;
+    let game = mine["my_game"].as_str().expect("her game").to_string();
+    game_view(&srv, &game).await;
+    // The moment between the wave's write and its games': the wave names
+    // a game the store does not have yet.
+    let missing = "notcreatedyet";
+    let sql = rusqlite::Connection::open(&db).expect("open");
+    let changed = sql
+        .execute(
+            "UPDATE docs SET body = replace(body, ?1, ?2) WHERE kind = 'tournament' AND id = ?3",
+            (&game, missing, &id),
+        )
+        .expect("update");
+    assert_eq!(changed, 1);
+    let (status, _) = srv
+        .call("GET", &format!("/api/games/{missing}"), Value::Null)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let mine = people[0]
+        .expect(
+            StatusCode::OK,
+            "GET",
+            &format!("/api/tournaments/{id}"),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(mine["my_game"], Value::Null, "{mine}");
+}

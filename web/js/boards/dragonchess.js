@@ -21,6 +21,8 @@ export const LEVELS = [
 
 export default {
   levels: LEVELS,
+  /** Three 12x8 levels side by side: the page gives the board its whole width. */
+  wide: true,
 
   parse(pos) {
     const [boards = '', side = 'g'] = pos.split(' ');

@@ -66,6 +66,11 @@ export default {
     return t('gildervaik.mustCapture', { from, to });
   },
 
+  /** Why the mover's pawn on `key` may not move (a capture elsewhere is compulsory), or null. */
+  whyStuck(key, legal, model) {
+    return model.at.get(key) === model.toMove ? this.explain(key, legal) : null;
+  },
+
   /** view.turn: which zone is drawn bottom-right (0 A, 1 B, 2 C). */
   draw(model, view) {
     const angle = { 0: 120, 1: 0, 2: -120 }[view.turn ?? 1];

@@ -242,8 +242,20 @@ impl App {
         id: &str,
     ) -> Result<TournamentView, ApiError> {
         let (_, t) = self.load_tournament(id).await?;
-        t.view(id, &visitor.ids())
-            .map_err(|e| RoundError::Internal(format!("tournament {id}: {e}")).into())
+        let mut view = t
+            .view(id, &visitor.ids())
+            .map_err(|e| ApiError::from(RoundError::Internal(format!("tournament {id}: {e}"))))?;
+        // A wave is stored before its games are (so that only the instance
+        // whose write wins creates them): a game not created yet is not
+        // shown, or a player (a bot) polling it would get 404s.
+        if let Some(game) = &view.my_game {
+            if self.rounds.get(game).is_none()
+                && self.store.load(game).await.map_err(internal)?.is_none()
+            {
+                view.my_game = None;
+            }
+        }
+        Ok(view)
     }
 
     pub async fn join_tournament(&self, visitor: &Visitor, id: &str) -> Result<(), ApiError> {
