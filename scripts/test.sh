@@ -12,6 +12,8 @@ trap cleanup EXIT
 if pg_env=$(bash scripts/postgres.sh start); then
   eval "$pg_env"
   PG_DIR=$TABULA_PG_DIR
+  # From here a test that finds no PostgreSQL fails instead of skipping.
+  export TABULA_REQUIRE_PG=1
 else
   unset TABULA_TEST_PG
   echo "##################################################################"

@@ -19,6 +19,16 @@ export function refusalText(code, vars, said) {
   return t(`errors.${code}`, vars || {});
 }
 
+/**
+ * A refusal of the server as an Error in the user's words, from its body
+ * (`{error, code, vars}`): an HTTP answer's, or a live channel's `error`
+ * message, which carries the same fields.
+ */
+export function refusal(data, status) {
+  const err = new Error(refusalText(data.code, data.vars, data.error) || String(status));
+  return Object.assign(err, { code: data.code, vars: data.vars || {}, status });
+}
+
 /** Call the API: GET without a body, else POST (or `method`) with JSON. */
 export async function api(path, body, method) {
   const opts = body === undefined && !method ? {} : {
@@ -31,8 +41,8 @@ export async function api(path, body, method) {
   let data;
   try { data = JSON.parse(text); } catch { data = { error: text }; }
   if (!res.ok) {
-    const err = new Error(refusalText(data.code, data.vars, data.error) || `${res.status} ${res.statusText}`);
-    Object.assign(err, { code: data.code, vars: data.vars || {}, status: res.status });
+    const err = refusal(data, res.status);
+    if (!err.message) err.message = `${res.status} ${res.statusText}`;
     throw err;
   }
   return data;

@@ -1,6 +1,6 @@
 // One game on screen: the board, the players, the move list with replay,
 // and the controls. Live through the game's WebSocket; moves are posted.
-import { api, mySeats, invites, rememberSeat, forgetSeat, playerName, refusalText } from './api.js';
+import { api, mySeats, invites, rememberSeat, forgetSeat, playerName, refusal, refusalText } from './api.js';
 import { BoardView } from './board.js';
 import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
@@ -80,6 +80,8 @@ export class GamePage {
       else if (msg.type === 'chat') this.chat?.add(msg);
       // The AI seat waits for a worker behind other games' moves.
       else if (msg.type === 'queue') this.toast(t('status.aiQueue', { n: msg.ahead }));
+      // A request sent on the channel was refused: said as an HTTP refusal is.
+      else if (msg.type === 'error') this.refuse(refusal(msg, msg.status));
     };
     ws.onclose = () => {
       if (this.closed) return;

@@ -1,7 +1,8 @@
 //! Two `tabula serve` processes on one PostgreSQL: moves alternate between
 //! them, one is killed with SIGKILL in the middle of the stream, the other
 //! carries on, and no acknowledged move is lost or played twice. Needs
-//! `TABULA_TEST_PG` (started by `scripts/test.sh`); skipped loudly without.
+//! `TABULA_TEST_PG` (started by `scripts/test.sh`); skipped loudly without,
+//! unless the run was promised it (`TABULA_REQUIRE_PG=1`): then it fails.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -72,6 +73,11 @@ fn a_killed_instance_loses_no_acknowledged_move() {
         .ok()
         .filter(|u| !u.is_empty())
     else {
+        // A run promised PostgreSQL (scripts/test.sh started it) fails.
+        assert!(
+            !std::env::var("TABULA_REQUIRE_PG").is_ok_and(|v| v == "1"),
+            "TABULA_REQUIRE_PG=1 but TABULA_TEST_PG is not set: PostgreSQL was expected"
+        );
         eprintln!("instances: no TABULA_TEST_PG, SKIPPED (scripts/test.sh starts PostgreSQL)");
         return;
     };

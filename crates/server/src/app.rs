@@ -637,7 +637,7 @@ impl App {
         let title = self.registry.entry(start_game.name())?.title;
         Ok(Round::new(
             random_id(),
-            now_ms(),
+            self.now(),
             title,
             start_game,
             start,

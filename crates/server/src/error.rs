@@ -2,7 +2,7 @@
 //! `{"error": "...", "code": "..."}`. The one place where a refusal becomes
 //! an HTTP status and a code.
 
-use crate::protocol::ErrorBody;
+use crate::protocol::{ErrorBody, RequestId, ServerMessage};
 use crate::round::RoundError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -283,18 +283,35 @@ pub fn body_error(e: axum::Error, limit: usize) -> ApiError {
     ApiError::bad_request(format!("the request body cannot be read: {inner}"))
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = ErrorBody {
+impl ApiError {
+    /// What a client is sent: the line, the code and the values, each
+    /// quote capped.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
             error: cap_quotes(&self.message),
             code: self.code.to_string(),
             vars: self
                 .vars
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), cap_var(&v)))
+                .iter()
+                .map(|(k, v)| (k.to_string(), cap_var(v)))
                 .collect(),
-        };
-        let mut res = (self.status, Json(body)).into_response();
+        }
+    }
+
+    /// The refusal of request `rid` on a live channel: the same body and
+    /// status as over HTTP, so clients translate both alike.
+    pub fn to_message(&self, rid: Option<RequestId>) -> ServerMessage {
+        ServerMessage::Error {
+            rid,
+            refusal: self.body(),
+            status: Some(self.status.as_u16()),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut res = (self.status, Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             res.headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, secs.into());

@@ -8,7 +8,7 @@ use crate::api::Answer;
 use crate::app::App;
 use crate::error::ApiError;
 use crate::protocol::{Done, Metrics, NewGame, SeatRequest};
-use crate::round::{now_ms, Caller, SeatKind};
+use crate::round::{Caller, SeatKind};
 use crate::store::Doc;
 use crate::user::session::Visitor;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Request, State};
@@ -368,7 +368,7 @@ pub(crate) async fn allow_create(
     let cap = app.config.guard.games_in_progress;
     let held = if ids.is_empty() {
         app.store
-            .doc_list(CREATED, Some(addr), now_ms(), cap)
+            .doc_list(CREATED, Some(addr), app.now(), cap)
             .await
             .map_err(failed)?
             .len()
@@ -404,7 +404,7 @@ pub(crate) async fn remember_creator(
         by: visitor.ids().first().cloned(),
         ai_only: ai_only(seats),
     };
-    let now = now_ms();
+    let now = app.now();
     let doc = Doc {
         kind: CREATED,
         id: id.to_string(),
@@ -510,7 +510,7 @@ pub(crate) async fn expire(app: std::sync::Weak<App>) {
             Ok(n) => tracing::info!("{n} abandoned games ended"),
             Err(e) => tracing::warn!("expiry sweep: {e}"),
         }
-        let _ = app.store.doc_purge(CREATED, now_ms()).await;
+        let _ = app.store.doc_purge(CREATED, app.now()).await;
     }
 }
 
@@ -524,7 +524,7 @@ impl App {
     /// End the unfinished games nobody wrote to for `expiry`; how many.
     pub async fn expire_games(self: &Arc<Self>) -> Result<usize, crate::round::RoundError> {
         const BATCH: usize = 100;
-        let before = now_ms() - self.config.guard.expiry.as_millis() as i64;
+        let before = self.now() - self.config.guard.expiry.as_millis() as i64;
         let mut ended = 0;
         loop {
             let ids = self

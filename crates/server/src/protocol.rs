@@ -578,11 +578,14 @@ pub enum ServerMessage {
     Queue {
         ahead: usize,
     },
-    /// A request of this client was refused (nothing changed).
+    /// A request of this client was refused (nothing changed): the
+    /// `error`, `code` and `vars` of the `ErrorBody` the same HTTP request
+    /// would get, so a client translates it the same way.
     Error {
         #[serde(default)]
         rid: Option<RequestId>,
-        error: String,
+        #[serde(flatten)]
+        refusal: ErrorBody,
         /// The HTTP status the same request would get.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         status: Option<u16>,
@@ -594,7 +597,9 @@ impl ServerMessage {
     /// maps with non-string keys, no non-finite floats).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| {
-            format!(r#"{{"type":"error","rid":null,"error":"cannot encode: {e}"}}"#)
+            format!(
+                r#"{{"type":"error","rid":null,"error":"cannot encode: {e}","code":"internal"}}"#
+            )
         })
     }
 }

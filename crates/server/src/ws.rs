@@ -3,10 +3,10 @@
 //! with the request's `rid` (see `protocol::ClientMessage`).
 
 use crate::app::App;
-use crate::error::{status_of, ApiError};
+use crate::error::ApiError;
 use crate::guard::ClientAddr;
 use crate::protocol::{ClientMessage, ServerMessage};
-use crate::round::{Caller, Command, Reply};
+use crate::round::{Caller, Command, Reply, RoundError};
 use crate::user::session::{self, Visitor};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -96,11 +96,7 @@ pub(crate) fn small(ws: WebSocketUpgrade) -> WebSocketUpgrade {
 
 /// The answer to a binary message: Tabula speaks JSON text.
 pub(crate) fn binary_refused() -> ServerMessage {
-    ServerMessage::Error {
-        rid: None,
-        error: "binary messages are not accepted: send JSON text".into(),
-        status: Some(400),
-    }
+    ApiError::bad_request("binary messages are not accepted: send JSON text").to_message(None)
 }
 
 /// The visitor of a live channel: a socket opened by another site's page
@@ -217,11 +213,10 @@ async fn answer(
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
-            return ServerMessage::Error {
-                rid: None,
-                error: format!("bad message: {e} (valid types: move, chat, ping)"),
-                status: Some(400),
-            }
+            return ApiError::bad_request(format!(
+                "bad message: {e} (valid types: move, chat, ping)"
+            ))
+            .to_message(None)
         }
     };
     match msg {
@@ -241,11 +236,7 @@ async fn answer(
             };
             match posted {
                 Ok(()) => ServerMessage::Posted { rid },
-                Err(e) => ServerMessage::Error {
-                    rid,
-                    status: Some(e.status.as_u16()),
-                    error: e.message,
-                },
+                Err(e) => e.to_message(rid),
             }
         }
         ClientMessage::Move {
@@ -253,29 +244,23 @@ async fn answer(
             action,
             ply,
             rid,
-        } => match move_allowed(app, addr, &visitor.caller(&token)) {
-            Err(e) => ServerMessage::Error {
-                rid,
-                status: Some(e.status.as_u16()),
-                error: e.message,
-            },
-            Ok(caller) => match app
-                .command(id, &caller, Command::Play { action, ply })
-                .await
-            {
+        } => {
+            let played = match move_allowed(app, addr, &visitor.caller(&token)) {
+                Err(e) => Err(e),
+                Ok(caller) => app
+                    .command(id, &caller, Command::Play { action, ply })
+                    .await
+                    .map_err(ApiError::from),
+            };
+            match played {
                 Ok(Reply::Ply(ply)) => ServerMessage::Ack { rid, ply },
-                Ok(other) => ServerMessage::Error {
-                    rid,
-                    error: format!("unexpected answer {other:?}"),
-                    status: Some(500),
-                },
-                Err(e) => ServerMessage::Error {
-                    rid,
-                    status: Some(status_of(&e).as_u16()),
-                    error: e.to_string(),
-                },
-            },
-        },
+                Ok(other) => {
+                    ApiError::from(RoundError::Internal(format!("unexpected answer {other:?}")))
+                        .to_message(rid)
+                }
+                Err(e) => e.to_message(rid),
+            }
+        }
         ClientMessage::Ping { rid } => ServerMessage::Pong { rid },
     }
 }

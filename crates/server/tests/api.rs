@@ -344,6 +344,58 @@ async fn live_channel_sends_snapshot_updates_and_acks() {
     remove_db(&db);
 }
 
+/// Send `text` on the live channel `ws` and read up to its refusal.
+async fn refusal(ws: &mut common::Ws, text: String) -> Value {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    ws.send(Message::Text(text.into())).await.expect("send");
+    loop {
+        match ws.next().await {
+            Some(Ok(Message::Text(t))) => {
+                let msg: Value = serde_json::from_str(&t).expect("json");
+                if msg["type"] == "error" {
+                    return msg;
+                }
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+/// A refusal on the live channel is the HTTP one: the same `code` and
+/// `vars` (so a client translates both alike), line and status.
+#[tokio::test]
+async fn live_channel_refusals_carry_the_http_code_and_vars() {
+    let db = temp_db("ws-codes");
+    let srv = start(test_registry(), &db).await;
+    let (id, t) = srv.create(json!({"spec": "race"})).await;
+    let mv = json!({"token": t[1], "action": "run"});
+    let (status, http) = srv.call("POST", &format!("/api/games/{id}/move"), mv).await;
+    assert_eq!(http["code"], "not_your_turn", "{http}");
+    let addr = common::serve(&srv).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
+        .await
+        .expect("connect");
+    let request = json!({"type": "move", "token": t[1], "action": "run", "rid": 4});
+    let refused = refusal(&mut ws, request.to_string()).await;
+    assert_eq!(refused["rid"], 4);
+    assert_eq!(refused["status"], status.as_u16());
+    for key in ["error", "code", "vars"] {
+        assert_eq!(refused[key], http[key], "{key}: {refused} vs {http}");
+    }
+    // It reads as the protocol's type, and a message that is not one has
+    // its status's code.
+    let typed: tabula_server::protocol::ServerMessage =
+        serde_json::from_value(refused).expect("a ServerMessage");
+    assert!(matches!(
+        typed,
+        tabula_server::protocol::ServerMessage::Error { .. }
+    ));
+    let fly = refusal(&mut ws, r#"{"type": "fly"}"#.into()).await;
+    assert_eq!(fly["code"], "bad_request", "{fly}");
+    remove_db(&db);
+}
+
 #[tokio::test]
 async fn health_answers_with_the_store() {
     let db = temp_db("health");

@@ -564,7 +564,7 @@ async fn untouched_games_expire_and_finished_ones_stay() {
         test_registry(),
         &db,
         config(GuardConfig {
-            expiry: Duration::from_millis(300),
+            expiry: Duration::from_secs(3600),
             ..Default::default()
         }),
     )
@@ -573,7 +573,9 @@ async fn untouched_games_expire_and_finished_ones_stay() {
     let (done, t) = srv.create(json!({"spec": "race", "seed": 2})).await;
     srv.post(&format!("/api/games/{done}/resign"), json!({"token": t[0]}))
         .await;
-    tokio::time::sleep(Duration::from_millis(350)).await;
+    // An hour passes on the server's clock, not the test's.
+    assert_eq!(srv.app.expire_games().await, Ok(0));
+    srv.app.advance_clock(3_601_000);
     let (fresh, _) = srv.create(json!({"spec": "race", "seed": 3})).await;
     assert_eq!(srv.app.expire_games().await, Ok(1));
     let over = |s: &Value| s["state"]["turn"]["kind"] == "over";

@@ -351,8 +351,7 @@ async fn a_database_of_the_previous_version_is_upgraded() {
 /// same ply, one on each instance, exactly one is accepted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_share_games_through_postgres() {
-    let Some(url) = common::postgres_url() else {
-        eprintln!("two_instances: no TABULA_TEST_PG, SKIPPED (scripts/test.sh starts one)");
+    let Some(url) = common::postgres_or_skip("two_instances") else {
         return;
     };
     let db = common::fresh_database(&url, &format!("{}", temp_db("two").display())).await;
@@ -479,8 +478,7 @@ async fn two_instances_share_games_through_postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     use tabula_server::store::{Status, Store, StoredAction, StoredGame};
-    let Some(url) = common::postgres_url() else {
-        eprintln!("AI claims: no TABULA_TEST_PG, SKIPPED (scripts/test.sh starts one)");
+    let Some(url) = common::postgres_or_skip("AI claims") else {
         return;
     };
     let db = common::fresh_database(&url, &format!("{}", temp_db("claims").display())).await;
@@ -584,8 +582,7 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
 /// nobody connected: exactly one of them ends it, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_end_a_game_on_time_exactly_once() {
-    let Some(url) = common::postgres_url() else {
-        eprintln!("flag on two instances: no TABULA_TEST_PG, SKIPPED (scripts/test.sh starts one)");
+    let Some(url) = common::postgres_or_skip("flag on two instances") else {
         return;
     };
     let db = common::fresh_database(&url, &format!("{}", temp_db("flag2").display())).await;

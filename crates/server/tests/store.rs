@@ -1,6 +1,6 @@
 //! The storage interface behaves the same on both engines: SQLite always,
 //! PostgreSQL when the tests have one (`TABULA_TEST_PG`, started by
-//! `scripts/test.sh`).
+//! `scripts/test.sh`, which then requires it: `TABULA_REQUIRE_PG=1`).
 
 mod common;
 
@@ -33,14 +33,12 @@ async fn every_engine() -> Vec<(String, Store)> {
     let path = common::temp_db("store");
     let sqlite = Store::open(&path.to_string_lossy()).await.expect("sqlite");
     stores.push(("sqlite".to_string(), sqlite));
-    if let Some(url) = common::postgres_url() {
+    if let Some(url) = common::postgres_or_skip("store tests") {
         let db = common::fresh_database(&url, &format!("{}", path.display())).await;
         stores.push((
             "postgres".to_string(),
             Store::open(&db).await.expect("postgres"),
         ));
-    } else {
-        eprintln!("store tests: no TABULA_TEST_PG, PostgreSQL NOT TESTED (run scripts/test.sh)");
     }
     stores
 }
@@ -175,8 +173,7 @@ async fn the_clock_sweep_reads_only_the_due_index_on_both_engines() {
     );
     common::remove_db(&path);
 
-    let Some(url) = common::postgres_url() else {
-        eprintln!("plan test: no TABULA_TEST_PG, PostgreSQL NOT TESTED (run scripts/test.sh)");
+    let Some(url) = common::postgres_or_skip("plan test") else {
         return;
     };
     let db = common::fresh_database(&url, &format!("{}", path.display())).await;
@@ -207,4 +204,36 @@ async fn the_clock_sweep_reads_only_the_due_index_on_both_engines() {
         plan.iter().any(|p| p.contains("games_due")),
         "postgres: {plan:?}"
     );
+}
+
+/// A run promised PostgreSQL (`TABULA_REQUIRE_PG=1`) that finds none fails:
+/// this test runs the engine test above again in a child process of its
+/// own (environment variables are the whole process's) without
+/// `TABULA_TEST_PG`.
+#[test]
+fn a_run_promised_postgresql_fails_without_it() {
+    let run = |require: &str| {
+        std::process::Command::new(std::env::current_exe().expect("this test binary"))
+            .args([
+                "--exact",
+                "both_engines_store_read_and_refuse_alike",
+                "--nocapture",
+            ])
+            .env_remove("TABULA_TEST_PG")
+            .env("TABULA_REQUIRE_PG", require)
+            .output()
+            .expect("run the test binary")
+    };
+    let promised = run("1");
+    let said = String::from_utf8_lossy(&promised.stderr);
+    assert!(
+        !promised.status.success(),
+        "passed without PostgreSQL: {said}"
+    );
+    assert!(said.contains("PostgreSQL was expected"), "{said}");
+    // Not promised: SQLite only, said on stderr, and it passes.
+    let skipped = run("");
+    assert!(skipped.status.success(), "{skipped:?}");
+    let err = String::from_utf8_lossy(&skipped.stderr);
+    assert!(err.contains("PostgreSQL NOT TESTED"), "{err}");
 }

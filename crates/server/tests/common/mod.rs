@@ -75,22 +75,41 @@ pub async fn start_at(
     Server { router, app }
 }
 
-/// The PostgreSQL server the tests may use (`scripts/postgres.sh`).
+/// The PostgreSQL server the tests may use (`scripts/postgres.sh`). A run
+/// promised one (`TABULA_REQUIRE_PG=1`, exported by `scripts/test.sh` once
+/// it started it) fails where none is found: a lost variable must not turn
+/// PostgreSQL's tests into silent passes.
 pub fn postgres_url() -> Option<String> {
-    std::env::var("TABULA_TEST_PG")
+    let url = std::env::var("TABULA_TEST_PG")
         .ok()
-        .filter(|u| !u.is_empty())
+        .filter(|u| !u.is_empty());
+    let required = std::env::var("TABULA_REQUIRE_PG").is_ok_and(|v| v == "1");
+    assert!(
+        url.is_some() || !required,
+        "TABULA_REQUIRE_PG=1 but TABULA_TEST_PG is not set: PostgreSQL was expected"
+    );
+    url
+}
+
+/// [`postgres_url`], saying on stderr that `what` is skipped without one.
+pub fn postgres_or_skip(what: &str) -> Option<String> {
+    let url = postgres_url();
+    if url.is_none() {
+        eprintln!("{what}: no TABULA_TEST_PG, PostgreSQL NOT TESTED (scripts/test.sh starts one)");
+    }
+    url
 }
 
 /// Where the tests keep the database named by `db`: that SQLite file, or
 /// with `TABULA_TEST_STORE=postgres` a database of its own on the test
-/// PostgreSQL (the same name gives the same database, for restarts).
+/// PostgreSQL (the same name gives the same database, for restarts), which
+/// must then exist: the run asked for PostgreSQL by name.
 pub async fn address(db: &std::path::Path) -> String {
-    let on_postgres = std::env::var("TABULA_TEST_STORE").is_ok_and(|s| s == "postgres");
-    match postgres_url() {
-        Some(url) if on_postgres => fresh_database(&url, &db.to_string_lossy()).await,
-        _ => db.to_string_lossy().into_owned(),
+    if !std::env::var("TABULA_TEST_STORE").is_ok_and(|s| s == "postgres") {
+        return db.to_string_lossy().into_owned();
     }
+    let url = postgres_url().expect("TABULA_TEST_STORE=postgres needs TABULA_TEST_PG");
+    fresh_database(&url, &db.to_string_lossy()).await
 }
 
 /// A database on the server at `url` named after `key`, created if missing.
