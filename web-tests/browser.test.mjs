@@ -1376,7 +1376,15 @@ test('phone forms put each checkbox before its words; the desktop replay buttons
 test('desktop Dragonchess uses the page\'s width: squares of 30 px or more on a 1280 px screen', { skip: !has('dragonchess') }, async () => {
   const { context, page, errors } = await newPage('desktop', { locale: 'fr-FR' });
   await startVsAi(page, 'dragonchess');
-  const square = await page.locator('svg.dragonchess rect.sq').first().boundingBox();
+  // The board is drawn again as the game view arrives: measure a square
+  // that is on the page (a redraw may replace the one first found).
+  const first = page.locator('svg.dragonchess rect.sq').first();
+  let square = null;
+  for (let i = 0; i < 50 && !square; i++) {
+    await first.waitFor({ state: 'visible' });
+    square = await first.boundingBox();
+  }
+  assert.ok(square, 'a Dragonchess square is drawn');
   assert.ok(square.width >= 30, `squares of ${square.width} px`);
   await page.screenshot({ path: path.join(SHOTS, 'dragonchess-wide-fr-desktop.png') });
   assert.deepEqual(errors, []);
