@@ -370,13 +370,13 @@ pub(crate) async fn allow_create(
         app.store
             .doc_list(CREATED, Some(addr), app.now(), cap)
             .await
-            .map_err(failed)?
+            .map_err(ApiError::from)?
             .len()
     } else {
         app.store
             .player_games(&ids, false, cap, 0)
             .await
-            .map_err(failed)?
+            .map_err(ApiError::from)?
             .len()
     };
     if held >= cap {
@@ -414,11 +414,7 @@ pub(crate) async fn remember_creator(
         created: now,
         expires: Some(now + app.config.guard.expiry.as_millis() as i64),
     };
-    app.store.doc_insert(doc).await.map_err(failed)
-}
-
-fn failed(e: crate::store::StoreError) -> ApiError {
-    ApiError::from(e)
+    app.store.doc_insert(doc).await.map_err(ApiError::from)
 }
 
 /// `POST /api/games`, guarded: limits, quota, then the game.
@@ -444,7 +440,11 @@ pub(crate) async fn stop(
     headers: HeaderMap,
 ) -> Answer<Done> {
     let visitor = crate::api::visitor_for_change(&app, &headers).await?;
-    let doc = app.store.doc_get(CREATED, &id).await.map_err(failed)?;
+    let doc = app
+        .store
+        .doc_get(CREATED, &id)
+        .await
+        .map_err(ApiError::from)?;
     let creator = doc.and_then(|d| serde_json::from_str::<Creator>(&d.body).ok());
     let Some(creator) = creator.filter(|c| c.ai_only) else {
         // Its creator is forgotten once it ends.

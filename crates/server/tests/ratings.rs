@@ -168,24 +168,8 @@ async fn rated_game_won_by_ann(srv: &common::Server) -> String {
     ann.sign_up("Ann").await;
     let mut bob = Browser::new(srv, 2);
     bob.sign_up("Bob").await;
-    let seek = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race", "rated": true}),
-        )
-        .await;
-    let sid = seek["id"].as_str().expect("id");
-    let accepted = bob
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/seeks/{sid}/accept"),
-            Value::Null,
-        )
-        .await;
-    let g = format!("/api/games/{}", accepted["game"].as_str().expect("game"));
+    let sid = ann.post_seek(json!({"spec": "race", "rated": true})).await;
+    let g = format!("/api/games/{}", bob.accept_seek(&sid).await);
     ann.expect(
         StatusCode::OK,
         "POST",

@@ -209,15 +209,7 @@ async fn a_seek_names_its_game_only_once_the_game_exists_and_a_race_leaves_one_g
     for round in 0..5 {
         let mut ann = Browser::new(&srv, 1);
         ann.guest().await;
-        let seek = ann
-            .expect(
-                StatusCode::OK,
-                "POST",
-                "/api/seeks",
-                json!({"spec": "race"}),
-            )
-            .await;
-        let sid = seek["id"].as_str().expect("id").to_string();
+        let sid = ann.post_seek(json!({"spec": "race"})).await;
         let mut takers: Vec<Browser> = (0..6).map(|n| Browser::new(&srv, 10 + n)).collect();
         for b in takers.iter_mut() {
             b.guest().await;

@@ -8,7 +8,7 @@ use super::Account;
 use crate::error::ApiError;
 use crate::round::state::hash_token;
 use crate::round::{now_ms, random_id, random_token, Caller};
-use crate::store::{Doc, Store, StoreError};
+use crate::store::{Doc, Store};
 use axum::http::{header, HeaderMap, HeaderValue};
 use serde::{Deserialize, Serialize};
 
@@ -152,10 +152,6 @@ pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiEr
     }
 }
 
-fn failed(e: StoreError) -> ApiError {
-    ApiError::from(e)
-}
-
 /// The visitor of a request with `headers` (a guest without a session when
 /// the cookie is missing or names no session).
 pub async fn visitor(store: &Store, headers: &HeaderMap) -> Result<Visitor, ApiError> {
@@ -166,7 +162,11 @@ pub async fn visitor(store: &Store, headers: &HeaderMap) -> Result<Visitor, ApiE
         return Ok(Visitor::default());
     };
     let id = hash_token(&value);
-    let Some(doc) = store.doc_get("session", &id).await.map_err(failed)? else {
+    let Some(doc) = store
+        .doc_get("session", &id)
+        .await
+        .map_err(ApiError::from)?
+    else {
         return Ok(Visitor::default());
     };
     if doc.expires.is_some_and(|e| e < now_ms()) {
@@ -192,7 +192,7 @@ pub async fn visitor(store: &Store, headers: &HeaderMap) -> Result<Visitor, ApiE
 
 /// Account `key` and its document version.
 pub async fn load_account(store: &Store, key: &str) -> Result<Option<(u64, Account)>, ApiError> {
-    let Some(doc) = store.doc_get("user", key).await.map_err(failed)? else {
+    let Some(doc) = store.doc_get("user", key).await.map_err(ApiError::from)? else {
         return Ok(None);
     };
     let account = serde_json::from_str(&doc.body)
@@ -222,13 +222,16 @@ pub async fn start(
         created: now,
         expires: Some(now + SESSION_DAYS * 86_400_000),
     };
-    store.doc_insert(doc).await.map_err(failed)?;
+    store.doc_insert(doc).await.map_err(ApiError::from)?;
     Ok(value)
 }
 
 /// End session `id` (its document's id).
 pub async fn end(store: &Store, id: &str) -> Result<(), ApiError> {
-    store.doc_delete("session", id).await.map_err(failed)?;
+    store
+        .doc_delete("session", id)
+        .await
+        .map_err(ApiError::from)?;
     Ok(())
 }
 
@@ -240,7 +243,7 @@ pub async fn end_all(store: &Store, key: &str, keep: Option<&str>) -> Result<u64
         let docs = store
             .doc_list("session", Some(key), 0, 500)
             .await
-            .map_err(failed)?;
+            .map_err(ApiError::from)?;
         let others: Vec<_> = docs
             .iter()
             .filter(|d| Some(d.id.as_str()) != keep)
@@ -249,7 +252,11 @@ pub async fn end_all(store: &Store, key: &str, keep: Option<&str>) -> Result<u64
             return Ok(ended);
         }
         for d in others {
-            if store.doc_delete("session", &d.id).await.map_err(failed)? {
+            if store
+                .doc_delete("session", &d.id)
+                .await
+                .map_err(ApiError::from)?
+            {
                 ended += 1;
             }
         }

@@ -322,6 +322,26 @@ impl<'a> Browser<'a> {
         .await
     }
 
+    /// Post seek `body`; its id.
+    pub async fn post_seek(&mut self, body: Value) -> String {
+        let seek = self
+            .expect(StatusCode::OK, "POST", "/api/seeks", body)
+            .await;
+        seek["id"].as_str().expect("a seek id").to_string()
+    }
+
+    /// Take a seat of seek `sid`, filling it; the game's id.
+    pub async fn accept_seek(&mut self, sid: &str) -> String {
+        let path = format!("/api/seeks/{sid}/accept");
+        let accepted = self
+            .expect(StatusCode::OK, "POST", &path, Value::Null)
+            .await;
+        accepted["game"]
+            .as_str()
+            .expect("the game starts")
+            .to_string()
+    }
+
     /// Open a guest session.
     pub async fn guest(&mut self) {
         self.expect(StatusCode::OK, "POST", "/api/session", Value::Null)
