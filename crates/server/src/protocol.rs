@@ -6,12 +6,45 @@
 //! Field names are part of the public API (the web client and outside
 //! scripts rely on them): rename nothing here without a new API version.
 
-use crate::round::{ChatLine, EndReason, Room, SeatKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tabula_ai::AiLevel;
 use tabula_clock::TimeControl;
-use tabula_core::GameType;
+use tabula_core::{EndReason, GameType};
+
+// ---------------------------------------------------------------- shared
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    #[default]
+    Human,
+    Ai,
+}
+
+/// The two chat rooms of a game.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Room {
+    /// Written by the players, read by everyone.
+    Players,
+    /// Written by spectators; the players see it once the game is over.
+    Spectators,
+}
+
+/// One line of a game's chat.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ChatLine {
+    pub room: Room,
+    /// Milliseconds since 1970.
+    pub at: i64,
+    pub name: String,
+    /// The author's account, if signed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    pub text: String,
+}
 
 // ---------------------------------------------------------------- requests
 
