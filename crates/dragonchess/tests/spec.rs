@@ -463,3 +463,36 @@ fn short_forms_name_the_same_moves_as_the_long_form() {
         assert!(g.parse_action(text).is_err(), "{text}");
     }
 }
+
+/// A refused move names its reason as a code with its values, for clients
+/// that say it in their own words; the English line stays for the CLI.
+#[test]
+fn refusals_give_a_reason_code_and_its_values() {
+    let g = Dragonchess::new_game(&Options::default()).unwrap();
+    let why = |text: &str| {
+        let e = g.parse_action(text).unwrap_err();
+        let reason = e.reason.clone().expect("a reason");
+        let vars: Vec<String> = reason
+            .vars
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        (e.to_string(), reason.code, vars.join(" "))
+    };
+    assert_eq!(
+        why("W2e2-2e5"),
+        (
+            "illegal action: `W2e2-2e5`: 2e2 cannot go to 2e5 here".to_string(),
+            "cannot_reach",
+            "action=W2e2-2e5 from=2e2 to=2e5".to_string()
+        )
+    );
+    assert_eq!(why("W2e4-2e5").1, "no_piece");
+    assert_eq!(why("W2e7-2e6").2, "action=W2e7-2e6 square=2e7 side=Gold");
+    assert_eq!(
+        why("O2e2-2e3").2,
+        "action=O2e2-2e3 square=2e2 piece=W written=O"
+    );
+    assert_eq!(why("W2e2x2e3").1, "write_dash");
+    assert_eq!(why("zz").1, "unreadable");
+}
