@@ -1329,7 +1329,8 @@ test('a seek and a tournament carry the rule options chosen in their forms (Fren
     await page.waitForSelector('.tournament h1');
     const id = page.url().split('/').pop();
     assert.equal((await (await fetch(`${BASE}/api/tournaments/${id}`)).json()).spec, 'phylde(setup=block)');
-    assert.match(await page.textContent('.tournament'), /phylde\(setup=block\)/);
+    // The options said in words: "Phylde (mise en place : bloc)".
+    assert.ok((await page.textContent('.tournament')).includes(filled(words.options.pair, { name: words.optionNames.setup, value: words.optionValues.block })));
     assert.deepEqual(errors, []);
     await context.close();
   }
@@ -1440,4 +1441,126 @@ test('Gildervaik warrior: tapping a pawn held back by a compulsory capture says 
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+/**
+ * Words that are English and never French: found in the visible text of a
+ * French page, they are strings that bypassed the translation files.
+ */
+const ENGLISH = new Set(['the', 'cannot', 'gold', 'scarlet', 'level', 'win', 'wins', 'won', 'lost', 'over', 'here',
+  'move', 'moves', 'sky', 'ground', 'underworld', 'conquest', 'warrior', 'chain', 'jumps', 'player', 'players',
+  'turn', 'your', 'you', 'game', 'games', 'with', 'and', 'not', 'none', 'draw', 'south', 'north', 'dragonchess',
+  'by', 'of', 'to', 'is', 'it', 'this', 'that', 'true', 'false', 'yes', 'ply', 'rules', 'sign', 'open', 'seat',
+  'seats', 'rated', 'casual', 'round', 'standings', 'start', 'new', 'play', 'back', 'ai', 'takes', 'from']);
+
+/**
+ * The English words in what page shows: its visible text, the options of
+ * its selects and its labels for screen readers, titles and placeholders
+ * (notation aside: inline `code`, and what says `translate="no"`, as the
+ * record format's example); `allow` lists words a page may use.
+ */
+async function englishWords(page, allow = []) {
+  const text = await page.evaluate(() => {
+    const parts = [document.body.innerText];
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+      if (!el.closest('[hidden], [translate="no"]') && el.getClientRects().length) parts.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '', el.getAttribute('placeholder') || '');
+    }
+    for (const o of document.querySelectorAll('select option')) if (o.closest('select').getClientRects().length) parts.push(o.textContent);
+    for (const c of document.querySelectorAll(':not(pre) > code')) parts.push(`\u0000${c.textContent}`);
+    return parts.join('\n');
+  });
+  const code = new Set([...text.matchAll(/\u0000([^\n]*)/g)].flatMap((m) => m[1].toLowerCase().match(/[\p{L}\p{N}_]+/gu) || []));
+  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || [];
+  return [...new Set(words.filter((w) => ENGLISH.has(w) && !allow.includes(w) && !code.has(w)))];
+}
+
+test('the word list finds English words, not French ones', async () => {
+  const { context, page } = await frenchPage();
+  await page.setContent('<p>Au tour d\'Écarlate : la partie est terminée.</p><p hidden>the</p><code>pass</code>');
+  assert.deepEqual(await englishWords(page), []);
+  await page.setContent('<p>Au tour de Scarlet: the game is over</p><select><option>AI level2</option></select>');
+  assert.deepEqual(await englishWords(page), ['scarlet', 'the', 'game', 'is', 'over', 'ai', 'level2'].filter((w) => ENGLISH.has(w)));
+  await context.close();
+});
+
+test('every page speaks French to a French browser: no English word left (lobby, forms and options, games, rules, profile, tournaments, account)', async () => {
+  const stamp = Date.now().toString(36).slice(-6);
+  const name = `ana${stamp}`;
+  const { context, page, errors } = await frenchPage();
+  await signUp(page, name);
+  const call = (url, body) => page.evaluate(async ([u, b]) => (await fetch(u, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b),
+  })).json(), [url, body]);
+  const found = [];
+  const look = async (where, allow) => {
+    for (const w of await englishWords(page, allow)) found.push(`${where}: ${w}`);
+  };
+  // Someone else's challenge with rule options, and a game of ours over (resigned) and one awaiting us.
+  const other = await newPage('desktop');
+  await signUp(other.page, `bo${stamp}`);
+  if (has('gildervaik')) {
+    await other.page.evaluate(async () => fetch('/api/seeks', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ spec: 'gildervaik(mode=warrior,chain_jumps=false)', seats: [{ type: 'me' }, { type: 'open' }, { type: 'ai', level: 'level2' }] }) }));
+  }
+  const two = catalog.games.find((x) => x.players === 2).name;
+  const done = await call('/api/games', { spec: two, seats: [{ type: 'human' }, { type: 'ai', level: 'level2' }] });
+  await call(`/api/games/${done.id}/resign`, {});
+  await call('/api/games', { spec: two, seats: [{ type: 'human' }, { type: 'ai', level: 'level2' }], clock: { days: 3 } });
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#yourturn .gamerow');
+  await page.waitForSelector('#games .gamerow');
+  await look('home');
+  await page.goto(`${BASE}/#/lobby`);
+  await page.waitForSelector('#yourturn .gamerow');
+  if (has('gildervaik')) await page.waitForSelector('.seekrow');
+  await page.click('#seek summary');
+  await look('lobby');
+  for (const g of catalog.games) {
+    await page.goto(`${BASE}/#/new/${g.name}`);
+    await page.waitForSelector('#start');
+    await page.click('#new summary');
+    for (const sel of await page.locator('.seatkind').all()) await sel.selectOption('ai');
+    await look(`new game ${g.name}`);
+    await page.goto(`${BASE}/#/rules/${g.name}`);
+    await page.waitForSelector('article.rules h1');
+    await look(`rules ${g.name}`, ['dragonchess']);
+    await startVsAi(page, g.name);
+    if ((await myTurn(page)) === 'mine') await clickMove(page);
+    await myTurn(page);
+    await look(`game ${g.name}`);
+  }
+  if (has('dragonchess')) {
+    // A move the rules refuse, said in French with its reason.
+    const created = await call('/api/games', { spec: 'dragonchess', seats: [{ type: 'human' }, { type: 'human', invite: true }] });
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    await page.fill('.typemove input', 'W2e2-2e5');
+    await page.click('.typemove button');
+    await page.waitForSelector('.refusal:not([hidden])');
+    const why = filled(fr.why.cannot_reach, { from: '2e2', to: '2e5' });
+    assert.equal(await page.textContent('.refusal'), filled(fr.errors.illegal_move, { detail: why }));
+    await look('a refused move');
+  }
+  await page.goto(`${BASE}/#/@/${name}`);
+  await page.waitForSelector('#finished .gamerow');
+  await look('profile');
+  await page.goto(`${BASE}/#/tournaments`);
+  await page.waitForSelector('#newtourney');
+  await page.click('#newtourney summary');
+  await look('tournament form');
+  await page.fill('#newtourney input[name="name"]', `Soirée ${stamp}`);
+  await page.click('#newtourney button[type="submit"]');
+  await page.waitForSelector('.tournament h1');
+  await look('tournament');
+  await page.goto(`${BASE}/#/tournaments`);
+  await page.waitForSelector('.gamerow');
+  await look('tournament list');
+  await page.goto(`${BASE}/#/account`);
+  await page.waitForSelector('main h1, main h2');
+  await look('account');
+  await page.screenshot({ path: path.join(SHOTS, 'french-walk-account.png'), fullPage: true });
+  assert.deepEqual(found, []);
+  assert.deepEqual([...errors, ...other.errors], []);
+  await other.context.close();
+  await context.close();
 });
