@@ -1564,3 +1564,97 @@ test('every page speaks French to a French browser: no English word left (lobby,
   await other.context.close();
   await context.close();
 });
+
+test('a Gildervaik chain jump draws its path through every landing, when chosen and as the last move (English desktop, French phone)', { skip: !has('gildervaik') }, async () => {
+  // Spec E2: e5 reaches g7 by a chain over e6 and f7 (landing on e7), written e5-g7.
+  const created = await post('/api/games', { spec: 'gildervaik', position: 'A:e3,e5 B:e6,f5 C:f7,g6 / A' });
+  const view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  assert.deepEqual(view.state.routes['e5-g7'], ['e5', 'e7', 'g7']);
+  for (const [kind, locale] of [['desktop', 'en-US'], ['phone', 'fr-FR']]) {
+    const { context, page, errors } = await newPage(kind, { locale });
+    await page.goto(`${BASE}/#/game/${created.id}${kind === 'phone' ? '' : `?t=${created.tokens[0].token}`}`);
+    if (kind === 'phone') {
+      // A spectator sees the move made in the first browser: its path, drawn as the last move.
+      await page.waitForSelector('.game[data-ply="1"]');
+    } else {
+      await page.waitForSelector('.game[data-turn="mine"]');
+      await page.locator('circle.pawn[data-at="e5"]').click({ force: true });
+      // Choosing: each chain's path is drawn, its landings on the way ringed.
+      await page.waitForSelector('svg.board .route.choice');
+      assert.equal(await page.locator('svg.board .route.choice').count(), Object.keys(view.state.routes).length);
+      assert.equal(await page.locator('g.cell.via[data-key="e7"]').count(), 1);
+      await page.screenshot({ path: path.join(SHOTS, `chain-choice-${kind}.png`) });
+      await page.locator('g.cell.target[data-key="g7"]').click({ force: true });
+      await page.waitForSelector('.game[data-ply="1"]');
+    }
+    await page.waitForSelector('svg.board .route.last');
+    const points = await page.getAttribute('svg.board .route.last', 'points');
+    assert.equal(points.trim().split(/\s+/).length, 3, 'e5, e7, g7');
+    const lit = await page.locator('g.cell.last').evaluateAll((cells) => cells.map((c) => c.dataset.key).sort());
+    assert.deepEqual(lit, ['e5', 'e7', 'g7']);
+    await page.screenshot({ path: path.join(SHOTS, `chain-last-${locale}-${kind}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  const after = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  assert.deepEqual(after.history[0].route, ['e5', 'e7', 'g7']);
+});
+
+test('phone Dragonchess: another player\'s move on a level not shown is said in words, and a tap shows that level (French and English)', { skip: !has('dragonchess') }, async () => {
+  for (const [locale, words, scarlet, sylph, sky] of [['fr-FR', fr, 'Écarlate', 'Sylphe', 'Air'], ['en-US', en, 'Scarlet', 'Sylph', 'Sky']]) {
+    const created = await post('/api/games', { spec: 'dragonchess' });
+    const { context, page, errors } = await newPage('phone', { locale });
+    await page.goto(`${BASE}/#/game/${created.id}?t=${created.tokens[0].token}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'W2e2-2e3' });
+    await post(`/api/games/${created.id}/move`, { token: created.tokens[1].token, action: 'S3a7-3b6' });
+    await page.waitForSelector('.game[data-ply="2"]');
+    const note = page.locator('.level-note');
+    await note.waitFor();
+    const move = filled(words.dragonchess.moveWords, { piece: sylph, from: '3a7', to: '3b6' });
+    assert.equal(await note.textContent(), filled(words.game.otherLevel, { side: scarlet, move, level: sky }));
+    await page.screenshot({ path: path.join(SHOTS, `dragonchess-level-note-${locale}.png`) });
+    await note.click();
+    await page.waitForSelector('.level-tabs button[data-level="3"][aria-selected="true"]');
+    assert.equal(await page.locator('[data-at="3b6"]').count(), 1, 'the Sky shows the Sylph where it went');
+    assert.ok(await note.isHidden(), 'said while the level is not shown');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('the end of a three-player game lights only the last move, live and after a reload, and says why it ended (French phone, English desktop)', { skip: !has('gildervaik') }, async () => {
+  // A's tenth pawn is two steps from B's zone (spec E5, one step further back).
+  const position = 'A:g13,h11,h15,i13,i15,i17,j13,j15,j17,j19 B:a1 C:j1 / A';
+  for (const [kind, locale, words] of [['phone', 'fr-FR', fr], ['desktop', 'en-US', en]]) {
+    const { context, page, errors } = await newPage(kind, { locale });
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('.card');
+    // The seat is this browser's by its session only (as a lobby or tournament game's): no token kept.
+    const { id } = await page.evaluate(async (pos) => (await fetch('/api/games', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ spec: 'gildervaik', position: pos, seats: [{ type: 'human' }, { type: 'ai', level: 'random' }, { type: 'ai', level: 'random' }] }),
+    })).json(), position);
+    await page.goto(`${BASE}/#/game/${id}`);
+    const step = async (from, to, plies) => {
+      await page.waitForSelector('.game[data-turn="mine"]');
+      await page.locator(`g.cell[data-key="${from}"]`).click({ force: true });
+      await page.locator(`g.cell.target[data-key="${to}"]`).click({ force: true });
+      await page.waitForSelector(`.game[data-ply="${plies}"]`);
+    };
+    await step('h11', 'h12', 3);
+    await step('h12', 'h13', 4);
+    await page.waitForSelector('.game[data-turn="over"]');
+    const lit = () => page.locator('g.cell.last').evaluateAll((cells) => cells.map((c) => c.dataset.key).sort());
+    assert.deepEqual(await lit(), ['h12', 'h13'], 'the winning move only');
+    const how = words.over.how.conquest;
+    assert.ok((await page.textContent('.over-panel h2')).includes(how), await page.textContent('.over-panel h2'));
+    assert.ok((await page.textContent('.status')).includes(how));
+    await page.screenshot({ path: path.join(SHOTS, `gildervaik-end-${locale}-${kind}.png`) });
+    await page.reload();
+    await page.waitForSelector('.game[data-turn="over"] g.cell.last');
+    assert.deepEqual(await lit(), ['h12', 'h13'], 'the same after a reload');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
