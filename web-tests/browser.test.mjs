@@ -1521,6 +1521,8 @@ test('every page speaks French to a French browser: no English word left (lobby,
     await page.click('#new summary');
     for (const sel of await page.locator('.seatkind').all()) await sel.selectOption('ai');
     await look(`new game ${g.name}`);
+    // French elides: "partie d'Échecs draconiques", not "de Échecs".
+    if (g.name === 'dragonchess') assert.equal(await page.textContent('.newgame h1'), "Nouvelle partie d'Échecs draconiques");
     await page.goto(`${BASE}/#/rules/${g.name}`);
     await page.waitForSelector('article.rules h1');
     await look(`rules ${g.name}`, ['dragonchess']);
