@@ -94,6 +94,17 @@ impl Game for Dragonchess {
         }
     }
 
+    /// Mate, stalemate, or a draw rule: the status says which.
+    fn end_reason(&self) -> Option<&'static str> {
+        match self.status() {
+            Status::Playing => None,
+            Status::Checkmate => Some("checkmate"),
+            Status::Stalemate => Some("stalemate"),
+            Status::Repetition => Some("repetition"),
+            Status::NoCapture => Some("no_capture"),
+        }
+    }
+
     /// The long notation with `+` for check and `#` for mate.
     fn action_text(&self, m: Move) -> String {
         let Some(piece) = self.piece_at(m.from) else {

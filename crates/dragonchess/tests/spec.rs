@@ -322,6 +322,7 @@ fn checkmate_wins_and_stalemate_draws() {
     assert_eq!(g.status(), Status::Checkmate);
     assert_eq!(g.turn(), Turn::Over);
     assert_eq!(g.outcome(), Some(Outcome::Win(Player(0))));
+    assert_eq!(g.end_reason(), Some("checkmate"));
     // Without the Griffin the King escapes to the Sky.
     let g = game(
         &[
@@ -342,6 +343,7 @@ fn checkmate_wins_and_stalemate_draws() {
     assert!(!g.in_check());
     assert_eq!(g.status(), Status::Stalemate);
     assert_eq!(g.outcome(), Some(Outcome::Draw(PlayerSet::all(2))));
+    assert_eq!(g.end_reason(), Some("stalemate"));
 }
 
 #[test]
