@@ -1483,10 +1483,10 @@ test('the word list finds English words, not French ones', async () => {
   await context.close();
 });
 
-test('every page speaks French to a French browser: no English word left (lobby, forms and options, games, rules, profile, tournaments, account)', async () => {
+for (const kind of Object.keys(VIEWPORTS)) test(`every page speaks French to a French browser: no English word left (lobby, forms and options, games, rules, profile, tournaments, account; ${kind})`, async () => {
   const stamp = Date.now().toString(36).slice(-6);
   const name = `ana${stamp}`;
-  const { context, page, errors } = await frenchPage();
+  const { context, page, errors } = await newPage(kind, { locale: 'fr-FR' });
   await signUp(page, name);
   const call = (url, body) => page.evaluate(async ([u, b]) => (await fetch(u, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b),
@@ -1560,7 +1560,7 @@ test('every page speaks French to a French browser: no English word left (lobby,
   await page.goto(`${BASE}/#/account`);
   await page.waitForSelector('main h1, main h2');
   await look('account');
-  await page.screenshot({ path: path.join(SHOTS, 'french-walk-account.png'), fullPage: true });
+  await page.screenshot({ path: path.join(SHOTS, `french-walk-account-${kind}.png`), fullPage: true });
   assert.deepEqual(found, []);
   assert.deepEqual([...errors, ...other.errors], []);
   await other.context.close();
