@@ -417,6 +417,10 @@ pub struct ResultInfo {
     /// The winner, or the seats sharing the draw (0-based).
     pub winners: Vec<u8>,
     pub reason: EndReason,
+    /// A game over on the board: how, in the game's terms (`conquest`,
+    /// `move_limit`…), when the game says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub how: Option<String>,
 }
 
 /// What changes move by move.
@@ -427,6 +431,10 @@ pub struct GameState {
     pub turn: TurnInfo,
     /// The legal actions of the seat to move (empty otherwise).
     pub legal: Vec<String>,
+    /// The legal actions whose text leaves out cells they pass through,
+    /// with every cell of their path (see `HistoryEntry::route`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub routes: BTreeMap<String, Vec<String>>,
     pub result: Option<ResultInfo>,
     pub players: Vec<PlayerInfo>,
     /// Seats (0-based) that offer a draw now.
@@ -492,6 +500,10 @@ pub struct HistoryEntry {
     /// It ends the game by mate or its game's equivalent.
     #[serde(default)]
     pub mate: bool,
+    /// Every cell it passed through, when `text` names only some (a
+    /// Gildervaik chain jump, written by its ends): for drawing its path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<String>,
 }
 
 /// `GET /api/games/{id}` and the first message of the live channel

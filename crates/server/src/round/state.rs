@@ -193,6 +193,8 @@ pub struct Entry {
     pub pos: String,
     /// What it did, for people (captures, check).
     pub facts: ActionFacts,
+    /// The cells it passed through, when its text names only some.
+    pub route: Vec<String>,
 }
 
 /// A command of a seat's holder.
@@ -312,6 +314,7 @@ pub fn play_entry(
         text: played.text,
         pos: game.position(),
         facts: played.facts,
+        route: played.route,
     })
 }
 
@@ -989,16 +992,23 @@ impl Round {
             (false, Turn::Chance) => TurnInfo::Chance,
             (false, Turn::Player(p)) => TurnInfo::Player { seat: p.0 },
         };
-        let legal = match self.to_move() {
-            Some(_) => self.game.legal_actions(),
-            None => Vec::new(),
+        let (legal, routes) = match self.to_move() {
+            Some(_) => (self.game.legal_actions(), self.game.legal_routes()),
+            None => (Vec::new(), Vec::new()),
         };
         GameState {
             ply: self.history.len(),
             position: self.game.position(),
             turn,
             legal,
-            result: self.ending().map(|e| result_info(&e)),
+            routes: routes.into_iter().collect(),
+            result: self.ending().map(|e| ResultInfo {
+                how: (e.reason == EndReason::Board)
+                    .then(|| self.game.end_reason())
+                    .flatten()
+                    .map(str::to_string),
+                ..result_info(&e)
+            }),
             players: self.players(),
             draw_offer: self.meta.draw_offer.clone(),
             thinking: self.thinking,
@@ -1070,6 +1080,7 @@ fn history_entry(e: &Entry) -> HistoryEntry {
         capture: e.facts.capture,
         check: e.facts.check,
         mate: e.facts.mate,
+        route: e.route.clone(),
     }
 }
 
@@ -1083,6 +1094,7 @@ fn result_info(e: &Ending) -> ResultInfo {
         draw,
         winners,
         reason: e.reason,
+        how: None,
     }
 }
 
