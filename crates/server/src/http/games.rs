@@ -9,10 +9,10 @@ use crate::assets::RulesPage as Doc;
 use crate::error::ApiError;
 use crate::protocol::{
     Catalog, ChatRequest, Created, Done, DrawRequest, GameId, GameView, Health, Hint, ImportGame,
-    JoinRequest, Metrics, MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, Summary,
-    TokenRequest,
+    JoinRequest, Metrics, MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, SeatRequest,
+    Summary, TokenRequest,
 };
-use crate::round::{Command, Reply};
+use crate::round::{Command, Creator, Reply, RoundError};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap};
@@ -135,18 +135,12 @@ pub(crate) async fn create(
     bytes: Bytes,
 ) -> Answer<Created> {
     let req: NewGame = body(&bytes)?;
-    let visitor = visitor_for_change(&app, &headers).await?;
-    let ids = visitor.ids();
-    let creations = &app.creations;
-    creations
-        .allow(&addr, &ids, visitor.session.is_some(), &req.seats)
-        .await?;
     let seats = req.seats.clone();
-    let created = app.rounds.create(req, &visitor.creator()).await?;
-    creations
-        .remember(&created.id, &addr, ids.first().cloned(), &seats)
-        .await?;
-    Ok(Json(created))
+    let rounds = &app.rounds;
+    within_quota(&app, &addr, &headers, &seats, |c| async move {
+        rounds.create(req, &c).await
+    })
+    .await
 }
 
 pub(crate) async fn import(
@@ -156,16 +150,36 @@ pub(crate) async fn import(
     bytes: Bytes,
 ) -> Answer<Created> {
     let req: ImportGame = body(&bytes)?;
-    let visitor = visitor_for_change(&app, &headers).await?;
+    let seats = req.seats.clone();
+    let rounds = &app.rounds;
+    within_quota(&app, &addr, &headers, &seats, |c| async move {
+        rounds.import(req, &c).await
+    })
+    .await
+}
+
+/// Make a game with `seats` for the request's visitor at `addr` (`make`
+/// creates or imports it) within their quotas, and remember who made it.
+async fn within_quota<F, Fut>(
+    app: &App,
+    addr: &str,
+    headers: &HeaderMap,
+    seats: &[SeatRequest],
+    make: F,
+) -> Answer<Created>
+where
+    F: FnOnce(Creator) -> Fut,
+    Fut: std::future::Future<Output = Result<Created, RoundError>>,
+{
+    let visitor = visitor_for_change(app, headers).await?;
     let ids = visitor.ids();
     let creations = &app.creations;
     creations
-        .allow(&addr, &ids, visitor.session.is_some(), &req.seats)
+        .allow(addr, &ids, visitor.session.is_some(), seats)
         .await?;
-    let seats = req.seats.clone();
-    let created = app.rounds.import(req, &visitor.creator()).await?;
+    let created = make(visitor.creator()).await?;
     creations
-        .remember(&created.id, &addr, ids.first().cloned(), &seats)
+        .remember(&created.id, addr, ids.first().cloned(), seats)
         .await?;
     Ok(Json(created))
 }

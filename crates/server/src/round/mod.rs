@@ -14,8 +14,10 @@ pub mod error;
 pub mod finish;
 pub mod live;
 pub mod repo;
+pub mod seat;
 pub mod service;
 pub mod state;
+pub mod view;
 
 pub use error::RoundError;
 pub use finish::{EndReason, Ending, Finisher, GameEnded};
