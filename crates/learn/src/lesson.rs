@@ -241,7 +241,7 @@ impl Lesson {
         let mut steps = Vec::new();
         let mut canonical = Vec::new();
         for (at, action) in actions.iter().enumerate() {
-            if !Self::open(game.as_ref(), learner) || self.met(&progress, game.as_ref(), learner) {
+            if !Self::open(game.as_ref(), learner) {
                 return Err(Error::illegal("the exercise is over"));
             }
             let refuse = |why: Why, game: &dyn AnyGame, steps: Vec<Step>, moves| Run {
@@ -264,6 +264,9 @@ impl Lesson {
             next_steps.push(step);
             Self::replies(next.as_mut(), learner, &mut next_steps);
             if self.met(&after, next.as_ref(), learner) {
+                if at + 1 < actions.len() {
+                    return Err(Error::illegal("the exercise is over"));
+                }
                 return Ok(Run {
                     status: Status::Done {
                         stars: self.stars(after.moves),
