@@ -51,6 +51,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(crate::lobby::api::routes())
         .merge(crate::bot::api::routes())
         .merge(crate::tournament::api::routes())
+        .merge(crate::learn::api::routes())
         .fallback(assets::web)
         .with_state(Arc::clone(&app));
     crate::guard::protect(router, app)

@@ -27,6 +27,7 @@ pub mod assets;
 pub mod bot;
 pub mod error;
 pub mod guard;
+pub mod learn;
 pub mod lobby;
 pub mod protocol;
 pub mod rating;

@@ -1,0 +1,279 @@
+//! The endpoints of lessons and puzzles, and `POST /api/position`
+//! (`docs/api.md`, "Learning"). Each answer is replayed from the file's
+//! position on every request: no state is kept between requests.
+
+use crate::api::{body, Answer};
+use crate::app::App;
+use crate::error::ApiError;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tabula_core::{Error, ErrorKind};
+use tabula_learn::data::library;
+use tabula_learn::{Goal, PuzzleRun, PuzzleStatus, Replayed, Run, Text};
+use tabula_rating::Rating;
+
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/position", post(position))
+        .route("/api/learn", get(overview))
+        .route("/api/learn/check", post(check_lesson))
+        .route("/api/learn/{game}", get(lessons))
+        .route("/api/puzzles/check", post(check_puzzle))
+        .route("/api/puzzles/{game}", get(puzzles))
+}
+
+/// `POST /api/position`: a game from a position, actions played on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionRequest {
+    pub spec: String,
+    /// The start when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub actions: Vec<String>,
+}
+
+/// One game's lessons and puzzles, counted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LearnGame {
+    pub game: String,
+    pub lessons: usize,
+    pub puzzles: usize,
+}
+
+/// `GET /api/learn`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LearnOverview {
+    pub games: Vec<LearnGame>,
+}
+
+/// A lesson as the browser gets it: everything but its answer and the
+/// wrong answers it foresees (the engine keeps those).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LessonView {
+    pub id: String,
+    pub spec: String,
+    pub title: Text,
+    pub text: Text,
+    pub position: String,
+    pub goal: Goal,
+    pub par: u32,
+    pub limit: u32,
+    pub hints: Vec<Text>,
+    pub success: Text,
+}
+
+/// `GET /api/learn/{game}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LessonList {
+    pub game: String,
+    pub lessons: Vec<LessonView>,
+}
+
+/// `POST /api/learn/check`: the learner's actions from the lesson's start.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LessonCheck {
+    /// `<game>/<nn>-<slug>`.
+    pub lesson: String,
+    #[serde(default)]
+    pub actions: Vec<String>,
+}
+
+/// A puzzle as the browser gets it, without its solution.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleView {
+    pub id: String,
+    pub spec: String,
+    pub position: String,
+    pub theme: String,
+    pub rating: f64,
+}
+
+/// `GET /api/puzzles/{game}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleList {
+    pub game: String,
+    pub puzzles: Vec<PuzzleView>,
+}
+
+/// `POST /api/puzzles/check`: the solver's actions from the puzzle's
+/// position, and their puzzle rating to update once it is decided.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleCheck {
+    pub game: String,
+    pub id: String,
+    #[serde(default)]
+    pub actions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<Rating>,
+}
+
+/// The verdict on a puzzle attempt; once solved or failed, its solution and
+/// the solver's new rating (when they sent one).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleAnswer {
+    #[serde(flatten)]
+    pub run: PuzzleRun,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<Rating>,
+}
+
+/// An engine refusal as an API error with the codes of `docs/api.md`.
+fn refusal(e: Error) -> ApiError {
+    let (status, code) = match e.kind {
+        ErrorKind::Spec => (StatusCode::BAD_REQUEST, "bad_spec"),
+        ErrorKind::Position => (StatusCode::BAD_REQUEST, "bad_position"),
+        ErrorKind::Notation => (StatusCode::UNPROCESSABLE_ENTITY, "bad_notation"),
+        ErrorKind::Illegal => (StatusCode::UNPROCESSABLE_ENTITY, "illegal_move"),
+        ErrorKind::Record => (StatusCode::BAD_REQUEST, "bad_request"),
+    };
+    ApiError {
+        code,
+        ..ApiError::new(status, e.message)
+    }
+}
+
+/// Input beyond the documented sizes: 413 `too_large`, before any work.
+fn bounded(spec: &str, position: Option<&str>, actions: &[String]) -> Result<(), ApiError> {
+    tabula_learn::replay::check_bounds(spec, position, actions)
+        .map_err(|e| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.message))
+}
+
+/// Engine work off the async threads (a check may search a little).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+}
+
+async fn position(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Replayed> {
+    let req: PositionRequest = body(&bytes)?;
+    bounded(&req.spec, req.position.as_deref(), &req.actions)?;
+    let registry = app.registry.clone();
+    let replayed = blocking(move || {
+        tabula_learn::replay(&registry, &req.spec, req.position.as_deref(), &req.actions)
+            .map_err(refusal)
+    })
+    .await?;
+    Ok(Json(replayed))
+}
+
+async fn overview() -> Json<LearnOverview> {
+    let lib = library();
+    let games = tabula_learn::GAMES
+        .iter()
+        .map(|g| LearnGame {
+            game: g.to_string(),
+            lessons: lib.lessons.get(*g).map_or(0, Vec::len),
+            puzzles: lib.puzzles.get(*g).map_or(0, Vec::len),
+        })
+        .collect();
+    Json(LearnOverview { games })
+}
+
+fn known_game(game: &str) -> Result<(), ApiError> {
+    if tabula_learn::GAMES.contains(&game) {
+        Ok(())
+    } else {
+        Err(ApiError {
+            code: "no_game",
+            ..ApiError::not_found(format!("no lessons for `{game}`"))
+        })
+    }
+}
+
+async fn lessons(Path(game): Path<String>) -> Answer<LessonList> {
+    known_game(&game)?;
+    let lessons = library()
+        .lessons
+        .get(&game)
+        .into_iter()
+        .flatten()
+        .map(|l| LessonView {
+            id: l.id.clone(),
+            spec: l.spec.clone(),
+            title: l.title.clone(),
+            text: l.text.clone(),
+            position: l.position.clone(),
+            goal: l.goal.clone(),
+            par: l.par,
+            limit: l.limit,
+            hints: l.hints.clone(),
+            success: l.success.clone(),
+        })
+        .collect();
+    Ok(Json(LessonList { game, lessons }))
+}
+
+async fn check_lesson(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Run> {
+    let req: LessonCheck = body(&bytes)?;
+    let (game, _) = req.lesson.split_once('/').unwrap_or(("", ""));
+    let lesson = library()
+        .lesson(game, &req.lesson)
+        .ok_or_else(|| ApiError::not_found(format!("no lesson `{}`", quoted(&req.lesson))))?;
+    bounded(&lesson.spec, None, &req.actions)?;
+    let registry = app.registry.clone();
+    let run = blocking(move || lesson.check(&registry, &req.actions).map_err(refusal)).await?;
+    Ok(Json(run))
+}
+
+/// An id as sent, cut short for an error line.
+fn quoted(text: &str) -> String {
+    text.chars().take(80).collect()
+}
+
+async fn puzzles(Path(game): Path<String>) -> Answer<PuzzleList> {
+    known_game(&game)?;
+    let puzzles = library()
+        .puzzles
+        .get(&game)
+        .into_iter()
+        .flatten()
+        .map(|p| PuzzleView {
+            id: p.id.clone(),
+            spec: p.spec.clone(),
+            position: p.position.clone(),
+            theme: p.theme.clone(),
+            rating: p.rating,
+        })
+        .collect();
+    Ok(Json(PuzzleList { game, puzzles }))
+}
+
+async fn check_puzzle(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<PuzzleAnswer> {
+    let req: PuzzleCheck = body(&bytes)?;
+    let puzzle = library()
+        .puzzle(&req.game, &req.id)
+        .ok_or_else(|| ApiError::not_found(format!("no puzzle `{}`", quoted(&req.id))))?;
+    bounded(&puzzle.spec, None, &req.actions)?;
+    let registry = app.registry.clone();
+    let answer = blocking(move || {
+        let run = puzzle.check(&registry, &req.actions).map_err(refusal)?;
+        let decided = match run.status {
+            PuzzleStatus::Going => None,
+            PuzzleStatus::Solved => Some(true),
+            PuzzleStatus::Failed { .. } => Some(false),
+        };
+        Ok(PuzzleAnswer {
+            line: decided.map(|_| puzzle.line.clone()),
+            rating: decided
+                .zip(req.rating)
+                .map(|(solved, r)| puzzle.rate(&r, solved)),
+            run,
+        })
+    })
+    .await?;
+    Ok(Json(answer))
+}
