@@ -5,8 +5,9 @@
 //! - `mate1` (Dragonchess, Phylde): exactly one action wins at once
 //!   (checkmate, a surround), and in Phylde no other first action wins with
 //!   the next action of the same turn either;
-//! - `chain` (Gildervaik warrior): captures are compulsory; one capture
-//!   takes at least two pawns and strictly more than every other;
+//! - `chain` (Gildervaik warrior): captures are compulsory; one set of
+//!   pawns, two or more, is taken by the longest capture, strictly more
+//!   than any other (its landings on other cells are accepted too);
 //! - `race` (Gildervaik conquest): exactly one action wins at once (the
 //!   last pawn into the zone);
 //! - `roll` (Ad Elta Stelpur): of every way to use the roll (distinct end
@@ -129,19 +130,49 @@ fn only_win(game: &dyn AnyGame, mover: Player, same_turn: bool) -> Option<String
     Some(win.clone())
 }
 
+/// The cells of the other players' pawns in a Gildervaik position
+/// (`A:e3,e5 B:f6 C:f7 / A`): what a capture takes away.
+fn others_cells(position: &str, mover: &str) -> HashSet<String> {
+    let board = position.split('/').next().unwrap_or("");
+    board
+        .split_whitespace()
+        .filter_map(|part| part.split_once(':'))
+        .filter(|(seat, _)| *seat != mover)
+        .flat_map(|(seat, cells)| cells.split(',').map(move |c| format!("{seat}:{c}")))
+        .collect()
+}
+
 /// The capture of the most pawns, when it takes two or more and strictly
-/// more than every other: its text and its margin.
-fn best_chain(game: &dyn AnyGame) -> Option<(String, usize, usize)> {
-    let mut caps: Vec<(usize, String)> = game
-        .legal_actions()
-        .into_iter()
-        .map(|a| (a.matches('x').count(), a))
-        .filter(|(n, _)| *n > 0)
-        .collect();
-    caps.sort_by(|a, b| b.0.cmp(&a.0));
-    let best = caps.first()?;
-    let next = caps.get(1).map_or(0, |c| c.0);
-    (best.0 >= 2 && best.0 > next).then(|| (best.1.clone(), best.0, best.0 - next))
+/// more than every capture of other pawns: its text, the other actions
+/// taking the same pawns (landing elsewhere), the count and the margin.
+fn best_chain(game: &dyn AnyGame, mover: Player) -> Option<(String, Vec<String>, usize, usize)> {
+    let name = game.player_name(mover);
+    let before = others_cells(&game.position(), name);
+    let mut by_taken: HashMap<Vec<String>, Vec<String>> = HashMap::new();
+    for a in game.legal_actions() {
+        let mut next = game.clone_box();
+        let Ok(played) = next.play_text(&a) else {
+            continue;
+        };
+        if !played.facts.capture {
+            continue;
+        }
+        let after = others_cells(&next.position(), name);
+        let mut taken: Vec<String> = before.difference(&after).cloned().collect();
+        taken.sort();
+        by_taken.entry(taken).or_default().push(played.text);
+    }
+    let mut groups: Vec<(Vec<String>, Vec<String>)> = by_taken.into_iter().collect();
+    groups.sort_by_key(|(taken, _)| std::cmp::Reverse(taken.len()));
+    let (taken, actions) = groups.first()?;
+    let next = groups.get(1).map_or(0, |g| g.0.len());
+    if taken.len() < 2 || taken.len() <= next {
+        return None;
+    }
+    let mut actions = actions.clone();
+    actions.sort();
+    let first = actions.remove(0);
+    Some((first, actions, taken.len(), taken.len() - next))
 }
 
 /// The mover's win chance after using a roll, at the next chance node (or
@@ -204,6 +235,7 @@ pub fn find(game: &dyn AnyGame, theme: Theme, fresh_roll: bool) -> Option<Puzzle
     let Turn::Player(mover) = game.turn() else {
         return None;
     };
+    let mut also = Vec::new();
     let (line, depth, margin) = match theme {
         Theme::Mate1 => {
             let multi = game.game_type().multi_action_turns;
@@ -211,7 +243,8 @@ pub fn find(game: &dyn AnyGame, theme: Theme, fresh_roll: bool) -> Option<Puzzle
         }
         Theme::Race => (vec![only_win(game, mover, false)?], 1, 1.0),
         Theme::Chain => {
-            let (a, n, m) = best_chain(game)?;
+            let (a, others, n, m) = best_chain(game, mover)?;
+            also = others;
             (vec![a], n, m as f64)
         }
         Theme::Roll => {
@@ -226,6 +259,7 @@ pub fn find(game: &dyn AnyGame, theme: Theme, fresh_roll: bool) -> Option<Puzzle
         spec: game.spec().to_string(),
         position: game.position(),
         line,
+        also,
         theme: theme.name().to_string(),
         rating: theme.rating(depth),
         margin: (margin * 1000.0).round() / 1000.0,
@@ -256,7 +290,13 @@ pub fn recheck(registry: &Registry, puzzle: &Puzzle) -> Result<(), String> {
         }
         Ok(g.position())
     };
-    if end(&found.line)? != end(&puzzle.line)? {
+    let mut also = found.also.clone();
+    also.push(found.line[0].clone());
+    let mut file_also = puzzle.also.clone();
+    file_also.push(puzzle.line[0].clone());
+    also.sort();
+    file_also.sort();
+    if end(&found.line)? != end(&puzzle.line)? && also != file_also {
         return Err(format!(
             "{}: the engine's answer is {:?}, the file's {:?}",
             puzzle.id, found.line, puzzle.line
@@ -327,4 +367,25 @@ pub fn generate(registry: &Registry, config: &Config, prefix: &str) -> Result<Re
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_double_capture_is_a_chain_puzzle_and_a_single_one_is_not() {
+        let reg = tabula_games::registry();
+        let spec = "gildervaik(mode=warrior)";
+        let two = reg
+            .create(spec, Some("A:e5,e3 B:f6,g8,j19 C:j1,j3 / A"))
+            .unwrap();
+        let found = find(two.as_ref(), Theme::Chain, false).expect("a chain");
+        eprintln!("{found:?}");
+        assert_eq!(found.theme, "chain");
+        let one = reg
+            .create(spec, Some("A:e5,e3 B:f6,j19 C:j1,j3 / A"))
+            .unwrap();
+        assert!(find(one.as_ref(), Theme::Chain, false).is_none());
+    }
 }

@@ -19,6 +19,10 @@ pub struct Puzzle {
     /// The solution from the position, canonical: the solver's actions and,
     /// between them, the other seats' replies.
     pub line: Vec<String>,
+    /// Other first actions as good as the line's (a capture chain taking
+    /// the same pawns, landing elsewhere).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     /// What it trains: `mate1`, `mate2`, `chain`, `race`, `roll`.
     pub theme: String,
     /// The puzzle's rating (Glicko-2 scale), from how deep its line is.
@@ -104,7 +108,13 @@ impl Puzzle {
                 let expected = &self.line[line_at + done];
                 let mut next = game.clone_box();
                 let step = match play(next.as_mut(), action) {
-                    Ok(s) if &s.action == expected || can_end_in(next.as_ref(), solver, &goal) => s,
+                    Ok(s)
+                        if &s.action == expected
+                            || (at == 0 && self.also.contains(&s.action))
+                            || can_end_in(next.as_ref(), solver, &goal) =>
+                    {
+                        s
+                    }
                     _ => {
                         return Ok(PuzzleRun {
                             status: PuzzleStatus::Failed {
