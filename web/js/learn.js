@@ -129,6 +129,14 @@ class Exercise {
   }
 }
 
+/** The verdict under the board: `html` (escaped by the caller) of `kind` going, done, refused or hint. */
+function say(section, html, kind) {
+  const el = section.querySelector('.verdict');
+  el.className = `verdict ${kind}`;
+  el.dataset.kind = kind;
+  el.innerHTML = html;
+}
+
 /** The skeleton of an exercise page. */
 function exerciseHtml({ kind, game, crumbs, heading, text }) {
   return `
@@ -207,12 +215,7 @@ export class LessonPage {
     this.say(text, 'hint');
   }
 
-  say(text, kind) {
-    const el = this.section.querySelector('.verdict');
-    el.className = `verdict ${kind}`;
-    el.dataset.kind = kind;
-    el.innerHTML = text;
-  }
+  say(text, kind) { say(this.section, text, kind); }
 
   async play(action) {
     if (this.over) return;
@@ -294,12 +297,7 @@ export class PuzzlePage {
     return api('/api/puzzles/check', { game: this.game, id: this.puzzle.id, actions: this.actions, rating: this.mine().rating });
   }
 
-  say(text, kind) {
-    const el = this.section.querySelector('.verdict');
-    el.className = `verdict ${kind}`;
-    el.dataset.kind = kind;
-    el.innerHTML = text;
-  }
+  say(text, kind) { say(this.section, text, kind); }
 
   async play(action) {
     if (this.over) return;

@@ -80,9 +80,11 @@ pub struct Lesson {
     pub hints: Vec<Text>,
     /// Said when the goal is reached.
     pub success: Text,
-    /// One intended solution (canonical actions).
+    /// One intended solution (canonical actions). Never sent to a browser
+    /// (not serialized), as the wrong answers are not.
+    #[serde(default, skip_serializing)]
     pub answer: Vec<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing)]
     pub wrong: Vec<Wrong>,
 }
 

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabula_core::{Error, ErrorKind};
 use tabula_learn::data::library;
-use tabula_learn::{Goal, PuzzleRun, PuzzleStatus, Replayed, Run, Text};
+use tabula_learn::{Lesson, PuzzleRun, PuzzleStatus, Replayed, Run};
 use tabula_rating::Rating;
 
 pub fn routes() -> Router<Arc<App>> {
@@ -53,27 +53,12 @@ pub struct LearnOverview {
     pub games: Vec<LearnGame>,
 }
 
-/// A lesson as the browser gets it: everything but its answer and the
-/// wrong answers it foresees (the engine keeps those).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LessonView {
-    pub id: String,
-    pub spec: String,
-    pub title: Text,
-    pub text: Text,
-    pub position: String,
-    pub goal: Goal,
-    pub par: u32,
-    pub limit: u32,
-    pub hints: Vec<Text>,
-    pub success: Text,
-}
-
 /// `GET /api/learn/{game}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LessonList {
     pub game: String,
-    pub lessons: Vec<LessonView>,
+    /// Without their answers (`Lesson` does not serialize them).
+    pub lessons: Vec<Lesson>,
 }
 
 /// `POST /api/learn/check`: the learner's actions from the lesson's start.
@@ -196,24 +181,7 @@ fn known_game(game: &str) -> Result<(), ApiError> {
 
 async fn lessons(Path(game): Path<String>) -> Answer<LessonList> {
     known_game(&game)?;
-    let lessons = library()
-        .lessons
-        .get(&game)
-        .into_iter()
-        .flatten()
-        .map(|l| LessonView {
-            id: l.id.clone(),
-            spec: l.spec.clone(),
-            title: l.title.clone(),
-            text: l.text.clone(),
-            position: l.position.clone(),
-            goal: l.goal.clone(),
-            par: l.par,
-            limit: l.limit,
-            hints: l.hints.clone(),
-            success: l.success.clone(),
-        })
-        .collect();
+    let lessons = library().lessons.get(&game).cloned().unwrap_or_default();
     Ok(Json(LessonList { game, lessons }))
 }
 
