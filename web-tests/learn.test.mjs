@@ -52,6 +52,9 @@ async function tap(page, game, action) {
     if (game === 'dragonchess' && await tab.isVisible()) await tab.click();
     await page.locator(`svg.board [data-key="${key}"]`).click();
   }
+  // Several actions from the same cell to the same cell (capture paths): the chooser asks which.
+  const chooser = page.locator('dialog.chooser[open]');
+  if (await chooser.count()) await chooser.locator('button', { hasText: action }).click();
 }
 
 const post = async (path, body) => (await fetch(`${BASE}${path}`, {
@@ -112,9 +115,12 @@ test('puzzles: one solved raises the puzzle rating, one failed lowers it, kept i
   await page.locator('[data-do="next"]').click();
   await page.waitForFunction((old) => document.querySelector('section.learn')?.dataset.puzzle !== old, id);
   id = await page.locator('section.learn').getAttribute('data-puzzle');
-  const start = await post('/api/puzzles/check', { game, id, actions: ['no such move'] });
   const fresh = await post('/api/puzzles/check', { game, id, actions: [] });
-  const wrong = fresh.state.legal.find((a) => a !== start.line[0]);
+  let wrong = null;
+  for (const a of fresh.state.legal) {
+    if ((await post('/api/puzzles/check', { game, id, actions: [a] })).status === 'failed') { wrong = a; break; }
+  }
+  assert.ok(wrong, `${id}: no wrong first move`);
   await tap(page, game, wrong);
   await page.waitForSelector('.verdict[data-kind="refused"]');
   assert.match(await page.locator('.verdict').innerText(), /La solution était/);
