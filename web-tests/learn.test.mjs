@@ -1,13 +1,15 @@
 // Browser tests of "Learn to play" (issue 40): a lesson in French on a
 // phone-sized page (a wrong answer shows its reason, the right one its
-// stars, kept in the browser), a puzzle solved then one failed (the
-// puzzle rating moves up, then down), and axe-core on the new pages.
+// stars, kept in the browser), the first lesson of each game in French and
+// English, a puzzle solved then one failed (the puzzle rating moves up,
+// then down), and axe-core on the new pages.
 //
 // Needs a running server at TABULA_URL (scripts/browser-tests.sh starts
 // one) and Chromium at CHROMIUM (default /usr/bin/chromium).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 const BASE = process.env.TABULA_URL || 'http://127.0.0.1:8092';
@@ -86,6 +88,35 @@ test('a lesson in French on a phone: a wrong answer says why, the right one earn
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** A game's first lesson file (the answers stay on the server; the test reads them from the repository). */
+function firstLesson(game) {
+  const dir = new URL(`../learn/lessons/${game}/`, import.meta.url);
+  const name = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()[0];
+  return { id: `${game}/${path.basename(name, '.json')}`, ...JSON.parse(fs.readFileSync(new URL(name, dir), 'utf8')) };
+}
+
+for (const [lang, locale] of [['fr', 'fr-FR'], ['en', 'en-GB']]) {
+  test(`the first lesson of each game, completed on a phone (${lang})`, async () => {
+    const { context, page, errors } = await phone(locale, `10.88.1.${lang === 'fr' ? 1 : 2}`);
+    for (const game of ['dragonchess', 'gildervaik', 'phylde', 'stelpur']) {
+      const lesson = firstLesson(game);
+      await page.goto(`${BASE}/#/learn/${lesson.id}`);
+      await page.waitForSelector(`section.learn[data-lesson="${lesson.id}"] svg.board`);
+      assert.ok((await page.locator('section.learn h1').innerText()).includes(lesson.title[lang]), game);
+      for (const [i, action] of lesson.answer.entries()) {
+        await tap(page, game, action);
+        await page.waitForSelector(`.verdict[data-kind="${i + 1 < lesson.answer.length ? 'going' : 'done'}"]`);
+      }
+      assert.equal(await page.locator('.verdict .stars').innerText(), '★★★', game);
+      assert.ok((await page.locator('.verdict').innerText()).includes(lesson.success[lang]), game);
+    }
+    const kept = await page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem('tabula.learn')).lessons).length);
+    assert.equal(kept, 4);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
 
 test('a Dragonchess lesson on a phone: the level tabs reach the Underworld', async () => {
   const { context, page, errors } = await phone('en-GB', '10.88.0.2');
