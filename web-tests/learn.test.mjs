@@ -161,6 +161,34 @@ test('puzzles: one solved raises the puzzle rating, one failed lowers it, kept i
   await context.close();
 });
 
+test('a signed-in player finds their stars again in another browser: the server kept them', async () => {
+  const first = await phone('en-GB', '10.88.2.1');
+  await first.page.goto(`${BASE}/#/learn`);
+  await first.page.waitForSelector('.learn-card');
+  const name = `learner${Date.now() % 100000}`;
+  const made = await first.page.evaluate(async (n) => (await fetch('/api/account', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: n, password: 'a good password' }),
+  })).status, name);
+  assert.equal(made, 201);
+  await first.page.goto(`${BASE}/#/learn/stelpur/01-six`);
+  await first.page.waitForSelector('section.learn[data-lesson="stelpur/01-six"] svg.board');
+  await tap(first.page, 'stelpur', '6:3x9');
+  await first.page.waitForSelector('.verdict[data-kind="done"]');
+  await first.context.close();
+  // Another browser, nothing in its storage: signed in, it shows the lesson done.
+  const second = await phone('en-GB', '10.88.2.2');
+  await second.page.goto(`${BASE}/#/`);
+  const signed = await second.page.evaluate(async (n) => (await fetch('/api/login', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: n, password: 'a good password' }),
+  })).status, name);
+  assert.equal(signed, 200);
+  await second.page.goto(`${BASE}/#/learn/stelpur`);
+  await second.page.waitForSelector('section.learn .lesson-list');
+  assert.equal(await second.page.locator('.lesson-list li:first-child .stars').textContent(), '★★★');
+  assert.deepEqual([...first.errors, ...second.errors], []);
+  await second.context.close();
+});
+
 test('axe-core finds no serious problem on the learn, lesson and puzzle pages', async () => {
   const { context, page } = await phone('en-GB', '10.88.0.4');
   const found = [];

@@ -4,7 +4,7 @@
 //   #/puzzles/<game>        rated puzzles
 // The engine judges every answer (`POST /api/learn/check`,
 // `/api/puzzles/check`); this browser keeps the stars and the puzzle
-// rating in localStorage.
+// rating in localStorage; an account's are kept by the server as well.
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { boards } from './boards/index.js';
@@ -27,6 +27,20 @@ function saveProgress(p) {
   localStorage.setItem(KEY, JSON.stringify(p));
 }
 
+/**
+ * A signed-in player's progress is the server's (it records the engine's
+ * verdicts): merged into this browser's, the best stars kept, the
+ * server's puzzle ratings taken. A guest's stays as it is.
+ */
+async function syncProgress() {
+  const server = await api('/api/learn/progress').catch(() => null);
+  if (!server?.signed_in) return;
+  const p = progress();
+  for (const [id, n] of Object.entries(server.lessons)) p.lessons[id] = Math.max(p.lessons[id] || 0, n);
+  Object.assign(p.puzzles, server.puzzles);
+  saveProgress(p);
+}
+
 /** A lesson file's text in the page's language. */
 const words = (text) => (text && (text[language()] || text.en)) || '';
 
@@ -45,6 +59,7 @@ const title = (game) => gameText(game, 'title', game);
 
 /** `#/learn`: each game with its lessons and puzzles. */
 export async function learnHome(main) {
+  await syncProgress();
   const { games } = await api('/api/learn');
   const done = progress().lessons;
   const cards = games.map((g) => {
@@ -164,6 +179,7 @@ export class LessonPage {
   close() {}
 
   async open() {
+    await syncProgress();
     const { lessons } = await api(`/api/learn/${encodeURIComponent(this.game)}`);
     const done = progress().lessons;
     const full = (id) => (id && !id.includes('/') ? `${this.game}/${id}` : id);
@@ -265,6 +281,7 @@ export class PuzzlePage {
   }
 
   async open() {
+    await syncProgress();
     const { puzzles } = await api(`/api/puzzles/${encodeURIComponent(this.game)}`);
     if (!puzzles.length) throw new Error(t('learn.noPuzzles'));
     const me = this.mine();

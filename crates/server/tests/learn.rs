@@ -162,3 +162,56 @@ async fn a_puzzle_solved_raises_the_rating_and_one_failed_lowers_it() {
     assert!(going.get("line").is_none() && going.get("rating").is_none());
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn an_accounts_stars_and_puzzle_rating_are_kept_by_the_server_from_its_own_verdicts() {
+    let (srv, db) = server("learn-account").await;
+    let mut me = common::Browser::new(&srv, 7);
+    let (_, guest) = me.call("GET", "/api/learn/progress", Value::Null).await;
+    assert_eq!(guest["signed_in"], false);
+    me.sign_up("learner").await;
+    let (status, _) = me
+        .call(
+            "POST",
+            "/api/learn/check",
+            json!({"lesson": "gildervaik/02-jump", "actions": ["e5-f7"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let id = srv.get("/api/puzzles/gildervaik").await["puzzles"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The rating the browser claims does not count for an account.
+    let claim = json!({"rating": 2900.0, "rd": 50.0, "volatility": 0.06, "games": 300});
+    let (_, failed) = me
+        .call(
+            "POST",
+            "/api/puzzles/check",
+            json!({"game": "gildervaik", "id": id, "actions": ["nope"], "rating": claim}),
+        )
+        .await;
+    let after = failed["rating"]["rating"].as_f64().unwrap();
+    assert!(
+        after < 1500.0,
+        "rated from the stored 1500, not the claim: {after}"
+    );
+    // A second try of the same puzzle does not count again.
+    let (_, again) = me
+        .call(
+            "POST",
+            "/api/puzzles/check",
+            json!({"game": "gildervaik", "id": id, "actions": failed["line"]}),
+        )
+        .await;
+    assert_eq!(again["rating"]["rating"].as_f64(), Some(after));
+    let (_, kept) = me.call("GET", "/api/learn/progress", Value::Null).await;
+    assert_eq!(kept["signed_in"], true);
+    assert_eq!(kept["lessons"]["gildervaik/02-jump"], 3);
+    assert_eq!(kept["puzzles"]["gildervaik"]["done"][&id], 0);
+    assert_eq!(
+        kept["puzzles"]["gildervaik"]["rating"]["rating"].as_f64(),
+        Some(after)
+    );
+    remove_db(&db);
+}

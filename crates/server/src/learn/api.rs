@@ -2,12 +2,13 @@
 //! (`docs/api.md`, "Learning"). Each answer is replayed from the file's
 //! position on every request: no state is kept between requests.
 
+use super::progress::{self, Progress};
 use crate::api::{body, Answer};
 use crate::app::App;
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/position", post(position))
         .route("/api/learn", get(overview))
         .route("/api/learn/check", post(check_lesson))
+        .route("/api/learn/progress", get(my_progress))
         .route("/api/learn/{game}", get(lessons))
         .route("/api/puzzles/check", post(check_puzzle))
         .route("/api/puzzles/{game}", get(puzzles))
@@ -185,7 +187,11 @@ async fn lessons(Path(game): Path<String>) -> Answer<LessonList> {
     Ok(Json(LessonList { game, lessons }))
 }
 
-async fn check_lesson(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Run> {
+async fn check_lesson(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Run> {
     let req: LessonCheck = body(&bytes)?;
     let (game, _) = req.lesson.split_once('/').unwrap_or(("", ""));
     let lesson = library()
@@ -194,6 +200,15 @@ async fn check_lesson(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Run> 
     bounded(&lesson.spec, None, &req.actions)?;
     let registry = app.registry.clone();
     let run = blocking(move || lesson.check(&registry, &req.actions).map_err(refusal)).await?;
+    if let tabula_learn::Status::Done { stars } = run.status {
+        if let Some(key) = progress::account(&app, &headers, true).await {
+            progress::change(&app, &key, |p| {
+                let best = p.lessons.entry(lesson.id.clone()).or_default();
+                *best = (*best).max(stars);
+            })
+            .await?;
+        }
+    }
     Ok(Json(run))
 }
 
@@ -220,8 +235,13 @@ async fn puzzles(Path(game): Path<String>) -> Answer<PuzzleList> {
     Ok(Json(PuzzleList { game, puzzles }))
 }
 
-async fn check_puzzle(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<PuzzleAnswer> {
+async fn check_puzzle(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<PuzzleAnswer> {
     let req: PuzzleCheck = body(&bytes)?;
+    let req_game = req.game.clone();
     let puzzle = library()
         .puzzle(&req.game, &req.id)
         .ok_or_else(|| ApiError::not_found(format!("no puzzle `{}`", quoted(&req.id))))?;
@@ -229,11 +249,7 @@ async fn check_puzzle(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Puzzl
     let registry = app.registry.clone();
     let answer = blocking(move || {
         let run = puzzle.check(&registry, &req.actions).map_err(refusal)?;
-        let decided = match run.status {
-            PuzzleStatus::Going => None,
-            PuzzleStatus::Solved => Some(true),
-            PuzzleStatus::Failed { .. } => Some(false),
-        };
+        let decided = solved(&run.status);
         Ok(PuzzleAnswer {
             line: decided.map(|_| puzzle.line.clone()),
             rating: decided
@@ -243,5 +259,41 @@ async fn check_puzzle(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Puzzl
         })
     })
     .await?;
+    let mut answer = answer;
+    // An account's rating is the server's, whatever the request said; a
+    // puzzle counts once, at its first decided try.
+    if let (Some(solved), Some(key)) = (
+        solved(&answer.run.status),
+        progress::account(&app, &headers, true).await,
+    ) {
+        let rated = progress::change(&app, &key, |p| {
+            let mine = p.puzzles.entry(req_game.clone()).or_default();
+            if !mine.done.contains_key(&puzzle.id) {
+                mine.rating = puzzle.rate(&mine.rating, solved);
+                mine.done.insert(puzzle.id.clone(), u8::from(solved));
+            }
+            mine.rating
+        })
+        .await?;
+        answer.rating = Some(rated);
+    }
     Ok(Json(answer))
+}
+
+/// Whether a puzzle attempt is decided: solved (`true`) or failed.
+fn solved(status: &PuzzleStatus) -> Option<bool> {
+    match status {
+        PuzzleStatus::Going => None,
+        PuzzleStatus::Solved => Some(true),
+        PuzzleStatus::Failed { .. } => Some(false),
+    }
+}
+
+/// `GET /api/learn/progress`: the signed-in player's stars and puzzle
+/// ratings; a guest's is empty (`signed_in: false`).
+async fn my_progress(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Progress> {
+    match progress::account(&app, &headers, false).await {
+        Some(key) => Ok(Json(progress::load(&app, &key).await?)),
+        None => Ok(Json(Progress::default())),
+    }
 }
