@@ -6,9 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use tabula_server::bot::{BotEvent, GameEvent, NewToken, TokenCreated, TokenInfo};
-use tabula_server::learn::api::{
-    LessonCheck, LessonList, PositionRequest, PuzzleAnswer, PuzzleCheck,
-};
+use tabula_server::learn::{LessonCheck, LessonList, PositionRequest, PuzzleAnswer, PuzzleCheck};
 use tabula_server::protocol::*;
 
 /// Parse `json` as `T`, write it back, and compare (numbers and key order

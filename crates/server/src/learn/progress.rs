@@ -5,17 +5,15 @@
 //! a browser sends counts for guests only. Guests keep theirs in the
 //! browser.
 
-use crate::app::App;
 use crate::error::ApiError;
-use crate::store::{Doc, StoreError};
-use crate::user::session;
-use axum::http::HeaderMap;
+use crate::store::typed::{update_json, ChangeError};
+use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tabula_rating::Rating;
 
 const KIND: &str = "learn";
-/// Tries of a read-modify-write before giving up to a busier writer.
+/// Tries of the compare-and-set before giving up to a busier writer.
 const TRIES: usize = 4;
 
 /// One game's puzzles for one player.
@@ -42,72 +40,44 @@ pub struct Progress {
     pub puzzles: BTreeMap<String, PuzzleProgress>,
 }
 
-/// The account of a request, if signed in. For a request that writes,
-/// `writes`: the cookie must come with the page's own Origin (as every
-/// state change), else the request is answered as a guest's.
-pub async fn account(app: &App, headers: &HeaderMap, writes: bool) -> Option<String> {
-    if writes && session::check_origin(headers, &app.config.guard.allowed_origins).is_err() {
-        return None;
-    }
-    let visitor = session::visitor(&app.store, headers).await.ok()?;
-    visitor.account.map(|(key, _)| key)
-}
-
 /// The stored progress of `key` (empty if none yet).
-pub async fn load(app: &App, key: &str) -> Result<Progress, ApiError> {
-    Ok(match app.store.doc_get(KIND, key).await? {
-        Some(doc) => read(&doc),
-        None => Progress::default(),
-    })
-}
-
-fn read(doc: &Doc) -> Progress {
-    // A body that no longer reads starts afresh rather than locking the player out.
-    serde_json::from_str(&doc.body).unwrap_or_default()
+pub async fn load(store: &Store, key: &str) -> Result<Progress, ApiError> {
+    Ok(store
+        .read_json::<Progress>(KIND, key)
+        .await?
+        .map(|(_, progress)| progress)
+        .unwrap_or_default())
 }
 
 /// Change the progress of `key` with `edit`, which returns what the caller
-/// wants back; retried when another request wrote in between.
+/// wants back: the store's one compare-and-set loop, a missing document
+/// starting empty. `now`: the time of a first write (ms since 1970).
 pub async fn change<T>(
-    app: &App,
+    store: &Store,
+    now: i64,
     key: &str,
     edit: impl Fn(&mut Progress) -> T,
 ) -> Result<T, ApiError> {
-    for _ in 0..TRIES {
-        let found = app.store.doc_get(KIND, key).await?;
-        let mut progress = found.as_ref().map(read).unwrap_or_default();
-        let out = edit(&mut progress);
-        progress.signed_in = true;
-        let body = serde_json::to_string(&progress).map_err(|e| {
-            ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
-        })?;
-        let written = match found {
-            Some(mut doc) => {
-                doc.body = body;
-                app.store.doc_update(&doc).await.map(|_| ())
-            }
-            None => {
-                app.store
-                    .doc_insert(Doc {
-                        kind: KIND,
-                        id: key.to_string(),
-                        owner: None,
-                        body,
-                        version: 0,
-                        created: app.now(),
-                        expires: None,
-                    })
-                    .await
-            }
-        };
-        match written {
-            Ok(()) => return Ok(out),
-            Err(StoreError::Conflict) => continue,
-            Err(e) => return Err(e.into()),
-        }
+    let fresh = || (None, Progress::default());
+    let changed = update_json(
+        store,
+        (KIND, key),
+        TRIES,
+        now,
+        Some(&fresh),
+        |p: &mut Progress| {
+            p.signed_in = true;
+            Ok::<_, ApiError>(Some(edit(p)))
+        },
+    )
+    .await;
+    match changed {
+        Ok(Some((out, _))) => Ok(out),
+        Ok(None) => Err(ApiError::unavailable(
+            "the progress was not written: try again",
+            1,
+        )),
+        Err(ChangeError::Refused(e)) => Err(e),
+        Err(ChangeError::Store(e)) => Err(e.into()),
     }
-    Err(ApiError::unavailable(
-        "the progress is being written elsewhere: try again",
-        1,
-    ))
 }

@@ -1,22 +1,25 @@
-//! The endpoints of lessons and puzzles, and `POST /api/position`
+//! The endpoints of lessons, puzzles and `POST /api/position`
 //! (`docs/api.md`, "Learning"). Each answer is replayed from the file's
-//! position on every request: no state is kept between requests.
+//! position on every request; an account's progress is recorded from the
+//! engine's own verdicts (`crate::learn::progress`).
 
-use super::progress::{self, Progress};
-use crate::api::{body, Answer};
+use super::{body, visitor_for_change, Answer};
 use crate::app::App;
 use crate::error::ApiError;
+use crate::learn::progress::{self, Progress};
+use crate::learn::{
+    LearnGame, LearnOverview, LessonCheck, LessonList, PositionRequest, PuzzleAnswer, PuzzleCheck,
+    PuzzleList, PuzzleView,
+};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabula_core::{Error, ErrorKind};
 use tabula_learn::data::library;
-use tabula_learn::{Lesson, PuzzleRun, PuzzleStatus, Replayed, Run};
-use tabula_rating::Rating;
+use tabula_learn::{PuzzleStatus, Replayed, Run};
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -29,90 +32,16 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/puzzles/{game}", get(puzzles))
 }
 
-/// `POST /api/position`: a game from a position, actions played on it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PositionRequest {
-    pub spec: String,
-    /// The start when left out.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub position: Option<String>,
-    #[serde(default)]
-    pub actions: Vec<String>,
-}
-
-/// One game's lessons and puzzles, counted.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LearnGame {
-    pub game: String,
-    pub lessons: usize,
-    pub puzzles: usize,
-}
-
-/// `GET /api/learn`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LearnOverview {
-    pub games: Vec<LearnGame>,
-}
-
-/// `GET /api/learn/{game}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LessonList {
-    pub game: String,
-    /// Without their answers (`Lesson` does not serialize them).
-    pub lessons: Vec<Lesson>,
-}
-
-/// `POST /api/learn/check`: the learner's actions from the lesson's start.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LessonCheck {
-    /// `<game>/<nn>-<slug>`.
-    pub lesson: String,
-    #[serde(default)]
-    pub actions: Vec<String>,
-}
-
-/// A puzzle as the browser gets it, without its solution.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PuzzleView {
-    pub id: String,
-    pub spec: String,
-    pub position: String,
-    pub theme: String,
-    pub rating: f64,
-}
-
-/// `GET /api/puzzles/{game}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PuzzleList {
-    pub game: String,
-    pub puzzles: Vec<PuzzleView>,
-}
-
-/// `POST /api/puzzles/check`: the solver's actions from the puzzle's
-/// position, and their puzzle rating to update once it is decided.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PuzzleCheck {
-    pub game: String,
-    pub id: String,
-    #[serde(default)]
-    pub actions: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rating: Option<Rating>,
-}
-
-/// The verdict on a puzzle attempt; once solved or failed, its solution and
-/// the solver's new rating (when they sent one).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PuzzleAnswer {
-    #[serde(flatten)]
-    pub run: PuzzleRun,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rating: Option<Rating>,
+/// The account of a request, if signed in. A request that writes
+/// (`writes`) counts as a guest's unless its cookie comes with the page's
+/// own Origin, as every state change must.
+async fn account(app: &App, headers: &HeaderMap, writes: bool) -> Option<String> {
+    let visitor = if writes {
+        visitor_for_change(app, headers).await.ok()?
+    } else {
+        app.users.visitor(headers).await.ok()?
+    };
+    visitor.account.map(|(key, _)| key)
 }
 
 /// An engine refusal as an API error with the codes of `docs/api.md`.
@@ -148,7 +77,7 @@ async fn blocking<T: Send + 'static>(
 async fn position(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Replayed> {
     let req: PositionRequest = body(&bytes)?;
     bounded(&req.spec, req.position.as_deref(), &req.actions)?;
-    let registry = app.registry.clone();
+    let registry = app.rounds.registry.clone();
     let replayed = blocking(move || {
         tabula_learn::replay(&registry, &req.spec, req.position.as_deref(), &req.actions)
             .map_err(refusal)
@@ -198,11 +127,11 @@ async fn check_lesson(
         .lesson(game, &req.lesson)
         .ok_or_else(|| ApiError::not_found(format!("no lesson `{}`", quoted(&req.lesson))))?;
     bounded(&lesson.spec, None, &req.actions)?;
-    let registry = app.registry.clone();
+    let registry = app.rounds.registry.clone();
     let run = blocking(move || lesson.check(&registry, &req.actions).map_err(refusal)).await?;
     if let tabula_learn::Status::Done { stars } = run.status {
-        if let Some(key) = progress::account(&app, &headers, true).await {
-            progress::change(&app, &key, |p| {
+        if let Some(key) = account(&app, &headers, true).await {
+            progress::change(&app.store, app.now(), &key, |p| {
                 let best = p.lessons.entry(lesson.id.clone()).or_default();
                 *best = (*best).max(stars);
             })
@@ -246,7 +175,7 @@ async fn check_puzzle(
         .puzzle(&req.game, &req.id)
         .ok_or_else(|| ApiError::not_found(format!("no puzzle `{}`", quoted(&req.id))))?;
     bounded(&puzzle.spec, None, &req.actions)?;
-    let registry = app.registry.clone();
+    let registry = app.rounds.registry.clone();
     let answer = blocking(move || {
         let run = puzzle.check(&registry, &req.actions).map_err(refusal)?;
         let decided = solved(&run.status);
@@ -264,9 +193,9 @@ async fn check_puzzle(
     // puzzle counts once, at its first decided try.
     if let (Some(solved), Some(key)) = (
         solved(&answer.run.status),
-        progress::account(&app, &headers, true).await,
+        account(&app, &headers, true).await,
     ) {
-        let rated = progress::change(&app, &key, |p| {
+        let rated = progress::change(&app.store, app.now(), &key, |p| {
             let mine = p.puzzles.entry(req_game.clone()).or_default();
             if !mine.done.contains_key(&puzzle.id) {
                 mine.rating = puzzle.rate(&mine.rating, solved);
@@ -292,8 +221,8 @@ fn solved(status: &PuzzleStatus) -> Option<bool> {
 /// `GET /api/learn/progress`: the signed-in player's stars and puzzle
 /// ratings; a guest's is empty (`signed_in: false`).
 async fn my_progress(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Progress> {
-    match progress::account(&app, &headers, false).await {
-        Some(key) => Ok(Json(progress::load(&app, &key).await?)),
+    match account(&app, &headers, false).await {
+        Some(key) => Ok(Json(progress::load(&app.store, &key).await?)),
         None => Ok(Json(Progress::default())),
     }
 }
