@@ -45,4 +45,4 @@ done
 [ -n "$URL" ] || { echo "the server did not start"; cat "$WORK/server.log"; exit 1; }
 
 cd web-tests
-TABULA_BIN="$BIN" TABULA_URL="$URL" SCREENSHOTS="$ROOT/web-tests/screenshots" node --test --test-concurrency=1 "$@" browser.test.mjs
+TABULA_BIN="$BIN" TABULA_URL="$URL" SCREENSHOTS="$ROOT/web-tests/screenshots" node --test --test-concurrency=1 "$@" browser.test.mjs learn.test.mjs

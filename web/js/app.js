@@ -7,6 +7,7 @@
 //   #/login, #/account sign in or up; the account's settings
 //   #/@/<name>         a player's profile
 //   #/tournaments, #/tournament/<id>  tournaments; one's standings and pairings
+//   #/learn[/<game>[/<id>]], #/puzzles/<game>  lessons and puzzles (learn.js)
 import { api, knownGames, playerName, setPlayerName, rememberSeat, whoAmI } from './api.js';
 import { LobbyPage } from './lobby.js';
 import { TournamentsPage, TournamentPage } from './tournament.js';
@@ -18,6 +19,7 @@ import { soundOn, setSound } from './sound.js';
 import { boards } from './boards/index.js';
 import { drawRunes } from './boards/stelpur.js';
 import { GamePage } from './game.js';
+import { learnHome, LessonPage, PuzzlePage } from './learn.js';
 import { optionFields, wireOptions, specFrom } from './options.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { t, initI18n, translateStatic, language, saveLanguage, LANGUAGES, LANGUAGE_NAMES } from './i18n.js';
@@ -74,11 +76,13 @@ async function home() {
       <div class="row">
         <a class="button" href="#/new/${g.name}">${esc(t('home.newGame'))}</a>
         <a class="button ghost" href="#/rules/${g.name}">${esc(t('home.rules'))}</a>
+        <a class="button ghost" href="#/learn/${g.name}">${esc(t('home.learn'))}</a>
       </div>
     </article>`).join('');
   main.innerHTML = `
     <section class="intro">
       <h1>${esc(t('home.title'))}</h1>
+      <p class="newcomer">${esc(t('home.newcomer'))} <a href="#/learn">${esc(t('home.learnAll'))}</a></p>
       <label class="name">${esc(t('home.yourName'))} <input id="myname" maxlength="32" autocomplete="nickname" value="${esc(playerName())}" placeholder="${esc(t('home.namePlaceholder'))}"></label>
     </section>
     <div id="yourturn"></div>
@@ -156,6 +160,7 @@ async function newGame(name) {
         </div></details>
         <button type="submit" id="start">${esc(t('newGame.start'))}</button>
         <a href="#/rules/${g.name}">${esc(t('newGame.readRules'))}</a>
+        <a href="#/learn/${g.name}">${esc(t('home.learn'))}</a>
       </form>
     </section>`;
   const sync = () => {
@@ -189,7 +194,7 @@ async function rules(name, reference) {
   main.innerHTML = `<p class="muted">${esc(t('app.loading'))}</p>`;
   const r = await api(`/api/rules/${encodeURIComponent(name)}${reference ? '/reference' : `?lang=${language()}`}`);
   const links = r.game
-    ? ` · <a href="#/rules/${esc(r.game)}">${esc(t('rules.players'))}</a> · <a href="#/new/${esc(r.game)}">${esc(t('home.newGame'))}</a>`
+    ? ` · <a href="#/rules/${esc(r.game)}">${esc(t('rules.players'))}</a> · <a href="#/new/${esc(r.game)}">${esc(t('home.newGame'))}</a> · <a href="#/learn/${esc(r.game)}">${esc(t('home.learn'))}</a>`
     : '';
   main.innerHTML = `<article class="rules"><p><a href="#/">${esc(t('rules.back'))}</a>${links}</p>${drawRunes(r.html)}</article>`;
   // Wide diagrams scroll sideways: reachable by keyboard too.
@@ -224,6 +229,14 @@ async function route() {
     }
     else if (parts[0] === 'leaderboard' && parts[1]) await leaderboardPage(main, decodeURIComponent(parts[1]));
     else if (parts[0] === 'rules' && parts[1]) await rules(parts[1], parts[2] === 'reference');
+    else if (parts[0] === 'learn' && !parts[1]) await learnHome(main);
+    else if (parts[0] === 'learn') {
+      page = new LessonPage(main, parts[1], parts.slice(2).join('/') || null, toast);
+      await page.open();
+    } else if (parts[0] === 'puzzles' && parts[1]) {
+      page = new PuzzlePage(main, parts[1], toast);
+      await page.open();
+    }
     else if (parts[0] === 'game' && parts[1]) {
       const token = new URLSearchParams(query).get('t');
       page = new GamePage(main, parts[1], token, toast);

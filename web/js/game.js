@@ -744,7 +744,7 @@ export class GamePage {
     const links = Object.entries(invites(this.id))
       .map(([seat, tok]) => field(t('links.invite', { side: this.sideName(Number(seat)) }), `${origin}#/game/${this.id}?t=${tok}`));
     links.push(field(t('links.watch'), `${origin}#/game/${this.id}`));
-    links.push(`<a class="button ghost" href="/api/games/${this.id}/record" download>${esc(t('links.export'))}</a> <a class="button ghost" href="#/rules/${esc(g.game)}">${esc(t('links.rules'))}</a>`);
+    links.push(`<a class="button ghost" href="/api/games/${this.id}/record" download>${esc(t('links.export'))}</a> <a class="button ghost" href="#/rules/${esc(g.game)}">${esc(t('links.rules'))}</a> <a class="button ghost" href="#/learn/${esc(g.game)}">${esc(t('home.learn'))}</a>`);
     this.el('.links').innerHTML = links.join('');
   }
 

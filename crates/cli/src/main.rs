@@ -13,6 +13,7 @@ mod inspect;
 mod legend;
 mod perft;
 mod play;
+mod puzzles;
 mod replay;
 mod serve;
 
@@ -54,6 +55,8 @@ enum Command {
     Serve(serve::Args),
     /// Speak the engine protocol (UGI-like) on stdin/stdout, for outside programs.
     Engine(engine::Args),
+    /// Make puzzles by self-play and check puzzle files.
+    Puzzles(puzzles::Args),
 }
 
 /// A command's failure: the message printed after `tabula: `.
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Arena(a) => arena::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Engine(a) => engine::run(a),
+        Command::Puzzles(a) => puzzles::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -19,6 +19,8 @@
 //! - `rating`: Glicko-2 ratings per pool, updated as rated games end;
 //! - `tournament`: Swiss, arena and tables tournaments (lila's `swiss`
 //!   and `tournament`);
+//! - `learn`: lessons and puzzles over `tabula-learn`, an account's
+//!   progress (issue 40);
 //! - `error`: refusals with a status and a stable code;
 //! - `app`: builds the services and starts them; `http`: the edge, routes
 //!   and handlers (lila's controllers); `assets`: the UI in `web/` and the
@@ -32,6 +34,7 @@ pub mod common;
 pub mod error;
 pub mod guard;
 pub mod http;
+pub mod learn;
 pub mod lobby;
 pub mod protocol;
 pub mod rating;

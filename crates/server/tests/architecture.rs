@@ -35,6 +35,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "common", "store", "protocol", "error", "round", "user", "guard", "rating", "bot",
         ],
     ),
+    ("learn", &["common", "store", "error"]),
     (
         "app",
         &[
@@ -68,6 +69,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "lobby",
             "bot",
             "tournament",
+            "learn",
             "app",
         ],
     ),

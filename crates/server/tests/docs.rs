@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use tabula_server::bot::{BotEvent, GameEvent, NewToken, TokenCreated, TokenInfo};
+use tabula_server::learn::{LessonCheck, LessonList, PositionRequest, PuzzleAnswer, PuzzleCheck};
 use tabula_server::protocol::*;
 
 /// Parse `json` as `T`, write it back, and compare (numbers and key order
@@ -85,6 +86,14 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
         "TournamentId" => round_trip::<TournamentId>(json),
         "TournamentList" => round_trip::<TournamentList>(json),
         "TournamentView" => round_trip::<TournamentView>(json),
+        "PositionRequest" => round_trip::<PositionRequest>(json),
+        "Replayed" => round_trip::<tabula_learn::Replayed>(json),
+        "LessonList" => round_trip::<LessonList>(json),
+        "LessonCheck" => round_trip::<LessonCheck>(json),
+        "Run" => round_trip::<tabula_learn::Run>(json),
+        "PuzzleCheck" => round_trip::<PuzzleCheck>(json),
+        "PuzzleAnswer" => round_trip::<PuzzleAnswer>(json),
+        "Progress" => round_trip::<tabula_server::learn::progress::Progress>(json),
         other => Err(format!("no type `{other}` in the test's table")),
     }
 }

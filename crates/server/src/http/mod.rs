@@ -8,6 +8,7 @@
 pub mod bot;
 pub mod games;
 pub mod guard;
+pub mod learn;
 pub mod lobby;
 pub mod tournament;
 pub mod user;
@@ -53,6 +54,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(lobby::routes())
         .merge(bot::routes())
         .merge(tournament::routes())
+        .merge(learn::routes())
         .fallback(assets::web)
         .with_state(Arc::clone(&app));
     guard::protect(router, app)

@@ -1,0 +1,113 @@
+//! `tabula puzzles`: make puzzles by self-play (`generate`) and check the
+//! stored ones (`check`), with `tabula-learn`'s themes and checks.
+
+use crate::CmdResult;
+use clap::{Args as ClapArgs, Subcommand};
+use std::io::Write;
+use tabula_learn::generate::{self, Config};
+
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(Subcommand, Debug)]
+enum Sub {
+    /// Self-play games and keep the positions with one clearly best answer
+    /// (mates in 1 for Dragonchess and Phylde, capture chains and race
+    /// finishes for Gildervaik, the best use of a roll for Ad Elta Stelpur).
+    Generate(GenerateArgs),
+    /// Check a puzzle file with the engine (each puzzle's answer found again).
+    Check(CheckArgs),
+}
+
+#[derive(ClapArgs, Debug)]
+struct GenerateArgs {
+    /// The game spec, e.g. `gildervaik(mode=warrior)`.
+    spec: String,
+    /// How many puzzles to make at most.
+    #[arg(long, default_value_t = 200)]
+    count: usize,
+    /// Stop after this many seconds, whatever the count.
+    #[arg(long, default_value_t = 600.0)]
+    seconds: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The agent playing the self-play games.
+    #[arg(long, default_value = "greedy")]
+    agent: String,
+    /// The chance of a random action instead of the agent's, in each position.
+    #[arg(long, default_value_t = 0.2)]
+    noise: f64,
+    /// The prefix of the puzzle ids (`<prefix>-0001`, ...).
+    #[arg(long, default_value = "p")]
+    prefix: String,
+    /// Append the puzzles to this file (one JSON object a line) instead of
+    /// printing them.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+}
+
+#[derive(ClapArgs, Debug)]
+struct CheckArgs {
+    /// A puzzle file (`learn/puzzles/<game>.jsonl`).
+    file: std::path::PathBuf,
+}
+
+pub fn run(args: Args) -> CmdResult {
+    let registry = tabula_games::registry();
+    match args.command {
+        Sub::Generate(a) => {
+            let config = Config {
+                spec: a.spec,
+                count: a.count,
+                seconds: a.seconds,
+                seed: a.seed,
+                agent: a.agent,
+                noise: a.noise,
+            };
+            let report =
+                generate::generate(&registry, &config, &a.prefix).map_err(|e| e.message)?;
+            let mut lines = String::new();
+            for p in &report.puzzles {
+                lines += &serde_json::to_string(p).map_err(|e| e.to_string())?;
+                lines.push('\n');
+            }
+            match a.out {
+                Some(path) => std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .and_then(|mut f| f.write_all(lines.as_bytes()))
+                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                None => print!("{lines}"),
+            }
+            eprintln!(
+                "{} puzzles from {} games ({} positions) in {:.1} s",
+                report.puzzles.len(),
+                report.games,
+                report.positions,
+                report.seconds
+            );
+            Ok(())
+        }
+        Sub::Check(a) => {
+            let text = std::fs::read_to_string(&a.file)
+                .map_err(|e| format!("{}: {e}", a.file.display()))?;
+            let puzzles = tabula_learn::data::read_puzzles(&a.file.display().to_string(), &text)?;
+            let mut bad = 0;
+            for p in &puzzles {
+                if let Err(e) = generate::recheck(&registry, p) {
+                    eprintln!("{e}");
+                    bad += 1;
+                }
+            }
+            println!("{} puzzles, {bad} failed", puzzles.len());
+            if bad > 0 {
+                return Err(format!("{bad} puzzles failed their check"));
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The endpoints of lessons, puzzles and `POST /api/position`
+//! (`docs/api.md`, "Learning"). Each answer is replayed from the file's
+//! position on every request; an account's progress is recorded from the
+//! engine's own verdicts (`crate::learn::progress`).
+
+use super::{body, visitor_for_change, Answer};
+use crate::app::App;
+use crate::error::ApiError;
+use crate::learn::progress::{self, Progress};
+use crate::learn::{
+    LearnGame, LearnOverview, LessonCheck, LessonList, PositionRequest, PuzzleAnswer, PuzzleCheck,
+    PuzzleList, PuzzleView,
+};
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use std::sync::Arc;
+use tabula_core::{Error, ErrorKind};
+use tabula_learn::data::library;
+use tabula_learn::{PuzzleStatus, Replayed, Run};
+
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/position", post(position))
+        .route("/api/learn", get(overview))
+        .route("/api/learn/check", post(check_lesson))
+        .route("/api/learn/progress", get(my_progress))
+        .route("/api/learn/{game}", get(lessons))
+        .route("/api/puzzles/check", post(check_puzzle))
+        .route("/api/puzzles/{game}", get(puzzles))
+}
+
+/// The account of a request, if signed in. A request that writes
+/// (`writes`) counts as a guest's unless its cookie comes with the page's
+/// own Origin, as every state change must.
+async fn account(app: &App, headers: &HeaderMap, writes: bool) -> Option<String> {
+    let visitor = if writes {
+        visitor_for_change(app, headers).await.ok()?
+    } else {
+        app.users.visitor(headers).await.ok()?
+    };
+    visitor.account.map(|(key, _)| key)
+}
+
+/// An engine refusal as an API error with the codes of `docs/api.md`.
+fn refusal(e: Error) -> ApiError {
+    let (status, code) = match e.kind {
+        ErrorKind::Spec => (StatusCode::BAD_REQUEST, "bad_spec"),
+        ErrorKind::Position => (StatusCode::BAD_REQUEST, "bad_position"),
+        ErrorKind::Notation => (StatusCode::UNPROCESSABLE_ENTITY, "bad_notation"),
+        ErrorKind::Illegal => (StatusCode::UNPROCESSABLE_ENTITY, "illegal_move"),
+        ErrorKind::Record => (StatusCode::BAD_REQUEST, "bad_request"),
+    };
+    ApiError {
+        code,
+        ..ApiError::new(status, e.message)
+    }
+}
+
+/// Input beyond the documented sizes: 413 `too_large`, before any work.
+fn bounded(spec: &str, position: Option<&str>, actions: &[String]) -> Result<(), ApiError> {
+    tabula_learn::replay::check_bounds(spec, position, actions)
+        .map_err(|e| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.message))
+}
+
+/// Engine work off the async threads (a check may search a little).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+}
+
+async fn position(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Replayed> {
+    let req: PositionRequest = body(&bytes)?;
+    bounded(&req.spec, req.position.as_deref(), &req.actions)?;
+    let registry = app.rounds.registry.clone();
+    let replayed = blocking(move || {
+        tabula_learn::replay(&registry, &req.spec, req.position.as_deref(), &req.actions)
+            .map_err(refusal)
+    })
+    .await?;
+    Ok(Json(replayed))
+}
+
+async fn overview() -> Json<LearnOverview> {
+    let lib = library();
+    let games = tabula_learn::GAMES
+        .iter()
+        .map(|g| LearnGame {
+            game: g.to_string(),
+            lessons: lib.lessons.get(*g).map_or(0, Vec::len),
+            puzzles: lib.puzzles.get(*g).map_or(0, Vec::len),
+        })
+        .collect();
+    Json(LearnOverview { games })
+}
+
+fn known_game(game: &str) -> Result<(), ApiError> {
+    if tabula_learn::GAMES.contains(&game) {
+        Ok(())
+    } else {
+        Err(ApiError {
+            code: "no_game",
+            ..ApiError::not_found(format!("no lessons for `{game}`"))
+        })
+    }
+}
+
+async fn lessons(Path(game): Path<String>) -> Answer<LessonList> {
+    known_game(&game)?;
+    let lessons = library().lessons.get(&game).cloned().unwrap_or_default();
+    Ok(Json(LessonList { game, lessons }))
+}
+
+async fn check_lesson(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<Run> {
+    let req: LessonCheck = body(&bytes)?;
+    let (game, _) = req.lesson.split_once('/').unwrap_or(("", ""));
+    let lesson = library()
+        .lesson(game, &req.lesson)
+        .ok_or_else(|| ApiError::not_found(format!("no lesson `{}`", quoted(&req.lesson))))?;
+    bounded(&lesson.spec, None, &req.actions)?;
+    let registry = app.rounds.registry.clone();
+    let run = blocking(move || lesson.check(&registry, &req.actions).map_err(refusal)).await?;
+    if let tabula_learn::Status::Done { stars } = run.status {
+        if let Some(key) = account(&app, &headers, true).await {
+            progress::change(&app.store, app.now(), &key, |p| {
+                let best = p.lessons.entry(lesson.id.clone()).or_default();
+                *best = (*best).max(stars);
+            })
+            .await?;
+        }
+    }
+    Ok(Json(run))
+}
+
+/// An id as sent, cut short for an error line.
+fn quoted(text: &str) -> String {
+    text.chars().take(80).collect()
+}
+
+async fn puzzles(Path(game): Path<String>) -> Answer<PuzzleList> {
+    known_game(&game)?;
+    let puzzles = library()
+        .puzzles
+        .get(&game)
+        .into_iter()
+        .flatten()
+        .map(|p| PuzzleView {
+            id: p.id.clone(),
+            spec: p.spec.clone(),
+            position: p.position.clone(),
+            theme: p.theme.clone(),
+            rating: p.rating,
+        })
+        .collect();
+    Ok(Json(PuzzleList { game, puzzles }))
+}
+
+async fn check_puzzle(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer<PuzzleAnswer> {
+    let req: PuzzleCheck = body(&bytes)?;
+    let req_game = req.game.clone();
+    let puzzle = library()
+        .puzzle(&req.game, &req.id)
+        .ok_or_else(|| ApiError::not_found(format!("no puzzle `{}`", quoted(&req.id))))?;
+    bounded(&puzzle.spec, None, &req.actions)?;
+    let registry = app.rounds.registry.clone();
+    let answer = blocking(move || {
+        let run = puzzle.check(&registry, &req.actions).map_err(refusal)?;
+        let decided = solved(&run.status);
+        Ok(PuzzleAnswer {
+            line: decided.map(|_| puzzle.line.clone()),
+            rating: decided
+                .zip(req.rating)
+                .map(|(solved, r)| puzzle.rate(&r, solved)),
+            run,
+        })
+    })
+    .await?;
+    let mut answer = answer;
+    // An account's rating is the server's, whatever the request said; a
+    // puzzle counts once, at its first decided try.
+    if let (Some(solved), Some(key)) = (
+        solved(&answer.run.status),
+        account(&app, &headers, true).await,
+    ) {
+        let rated = progress::change(&app.store, app.now(), &key, |p| {
+            let mine = p.puzzles.entry(req_game.clone()).or_default();
+            if !mine.done.contains_key(&puzzle.id) {
+                mine.rating = puzzle.rate(&mine.rating, solved);
+                mine.done.insert(puzzle.id.clone(), u8::from(solved));
+            }
+            mine.rating
+        })
+        .await?;
+        answer.rating = Some(rated);
+    }
+    Ok(Json(answer))
+}
+
+/// Whether a puzzle attempt is decided: solved (`true`) or failed.
+fn solved(status: &PuzzleStatus) -> Option<bool> {
+    match status {
+        PuzzleStatus::Going => None,
+        PuzzleStatus::Solved => Some(true),
+        PuzzleStatus::Failed { .. } => Some(false),
+    }
+}
+
+/// `GET /api/learn/progress`: the signed-in player's stars and puzzle
+/// ratings; a guest's is empty (`signed_in: false`).
+async fn my_progress(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Progress> {
+    match account(&app, &headers, false).await {
+        Some(key) => Ok(Json(progress::load(&app.store, &key).await?)),
+        None => Ok(Json(Progress::default())),
+    }
+}

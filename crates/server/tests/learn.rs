@@ -1,0 +1,217 @@
+//! The learning endpoints (`docs/api.md`, "Learning"): a position replayed,
+//! a lesson's answer judged (refused with its reason, then done with its
+//! stars), a puzzle solved and failed with the rating moving both ways,
+//! and the refusals of bad or oversized input.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{remove_db, start, temp_db};
+use serde_json::{json, Value};
+
+async fn server(name: &str) -> (common::Server, std::path::PathBuf) {
+    let db = temp_db(name);
+    (start(tabula_games::registry(), &db).await, db)
+}
+
+#[tokio::test]
+async fn a_position_is_replayed_and_bad_input_refused_with_a_code() {
+    let (srv, db) = server("learn-position").await;
+    let v = srv
+        .post(
+            "/api/position",
+            json!({"spec": "gildervaik(mode=warrior)", "position": "A:e5,e3 B:f6,j19 C:j1,j3 / A", "actions": ["e5xf7"]}),
+        )
+        .await;
+    assert_eq!(v["to_move"], 1);
+    assert_eq!(v["steps"][0]["facts"]["capture"], true);
+    assert!(!v["legal"].as_array().unwrap().is_empty());
+    let refused = [
+        (
+            json!({"spec": "nogame"}),
+            StatusCode::BAD_REQUEST,
+            "bad_spec",
+        ),
+        (
+            json!({"spec": "phylde", "position": "xx"}),
+            StatusCode::BAD_REQUEST,
+            "bad_position",
+        ),
+        (
+            json!({"spec": "phylde", "actions": ["a1-a2"]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ),
+        (
+            json!({"spec": "phylde", "actions": vec!["end"; 2000]}),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+        ),
+        (
+            json!({"spec": "phylde", "colour": "red"}),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+    ];
+    for (body, status, code) in refused {
+        let (got, v) = srv.call("POST", "/api/position", body.clone()).await;
+        assert_eq!(
+            (got, v["code"].as_str()),
+            (status, Some(code)),
+            "{body}: {v}"
+        );
+        assert!(v["error"].is_string());
+    }
+    remove_db(&db);
+}
+
+#[tokio::test]
+async fn a_lesson_refuses_a_wrong_answer_with_its_reason_and_gives_stars_for_the_right_one() {
+    let (srv, db) = server("learn-lesson").await;
+    let overview = srv.get("/api/learn").await;
+    assert!(overview["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|g| g["lessons"].as_u64() >= Some(8)));
+    let list = srv.get("/api/learn/gildervaik").await;
+    let first = &list["lessons"][0];
+    assert!(
+        first.get("answer").is_none(),
+        "the answer stays on the server"
+    );
+    let lesson = "gildervaik/02-jump";
+    let v = srv
+        .post(
+            "/api/learn/check",
+            json!({"lesson": lesson, "actions": ["e5-e6"]}),
+        )
+        .await;
+    assert_eq!(v["status"], "refused");
+    assert_eq!(v["at"], 0);
+    assert!(v["why"]["text"]["fr"]
+        .as_str()
+        .unwrap()
+        .starts_with("Un pas"));
+    assert_eq!(
+        v["state"]["position"], "A:e5 B:f6,j19 C:j1 / A",
+        "nothing was played"
+    );
+    let v = srv
+        .post(
+            "/api/learn/check",
+            json!({"lesson": lesson, "actions": ["e5-f7"]}),
+        )
+        .await;
+    assert_eq!(
+        (v["status"].as_str(), v["stars"].as_u64()),
+        (Some("done"), Some(3))
+    );
+    let (status, v) = srv
+        .call(
+            "POST",
+            "/api/learn/check",
+            json!({"lesson": lesson, "actions": ["e5-f7", "f7-f8"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let (status, _) = srv
+        .call(
+            "POST",
+            "/api/learn/check",
+            json!({"lesson": "gildervaik/99-none"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, v) = srv.call("GET", "/api/learn/chess", Value::Null).await;
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_game"))
+    );
+    remove_db(&db);
+}
+
+#[tokio::test]
+async fn a_puzzle_solved_raises_the_rating_and_one_failed_lowers_it() {
+    let (srv, db) = server("learn-puzzle").await;
+    let list = srv.get("/api/puzzles/gildervaik").await;
+    let id = list["puzzles"][0]["id"].as_str().unwrap().to_string();
+    assert!(
+        list["puzzles"][0].get("line").is_none(),
+        "the solution stays on the server"
+    );
+    let me = json!({"rating": 1500.0, "rd": 350.0, "volatility": 0.06, "games": 0});
+    let check =
+        |actions: Value| json!({"game": "gildervaik", "id": id, "actions": actions, "rating": me});
+    let failed = srv
+        .post("/api/puzzles/check", check(json!(["no such move"])))
+        .await;
+    assert_eq!(failed["status"], "failed");
+    assert!(failed["rating"]["rating"].as_f64().unwrap() < 1500.0);
+    let line = failed["line"].clone();
+    let solved = srv.post("/api/puzzles/check", check(line)).await;
+    assert_eq!(solved["status"], "solved");
+    assert!(solved["rating"]["rating"].as_f64().unwrap() > 1500.0);
+    let going = srv
+        .post(
+            "/api/puzzles/check",
+            json!({"game": "gildervaik", "id": id}),
+        )
+        .await;
+    assert_eq!(going["status"], "going");
+    assert!(going.get("line").is_none() && going.get("rating").is_none());
+    remove_db(&db);
+}
+
+#[tokio::test]
+async fn an_accounts_stars_and_puzzle_rating_are_kept_by_the_server_from_its_own_verdicts() {
+    let (srv, db) = server("learn-account").await;
+    let mut me = common::Browser::new(&srv, 7);
+    let (_, guest) = me.call("GET", "/api/learn/progress", Value::Null).await;
+    assert_eq!(guest["signed_in"], false);
+    me.sign_up("learner").await;
+    let (status, _) = me
+        .call(
+            "POST",
+            "/api/learn/check",
+            json!({"lesson": "gildervaik/02-jump", "actions": ["e5-f7"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let id = srv.get("/api/puzzles/gildervaik").await["puzzles"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The rating the browser claims does not count for an account.
+    let claim = json!({"rating": 2900.0, "rd": 50.0, "volatility": 0.06, "games": 300});
+    let (_, failed) = me
+        .call(
+            "POST",
+            "/api/puzzles/check",
+            json!({"game": "gildervaik", "id": id, "actions": ["nope"], "rating": claim}),
+        )
+        .await;
+    let after = failed["rating"]["rating"].as_f64().unwrap();
+    assert!(
+        after < 1500.0,
+        "rated from the stored 1500, not the claim: {after}"
+    );
+    // A second try of the same puzzle does not count again.
+    let (_, again) = me
+        .call(
+            "POST",
+            "/api/puzzles/check",
+            json!({"game": "gildervaik", "id": id, "actions": failed["line"]}),
+        )
+        .await;
+    assert_eq!(again["rating"]["rating"].as_f64(), Some(after));
+    let (_, kept) = me.call("GET", "/api/learn/progress", Value::Null).await;
+    assert_eq!(kept["signed_in"], true);
+    assert_eq!(kept["lessons"]["gildervaik/02-jump"], 3);
+    assert_eq!(kept["puzzles"]["gildervaik"]["done"][&id], 0);
+    assert_eq!(
+        kept["puzzles"]["gildervaik"]["rating"]["rating"].as_f64(),
+        Some(after)
+    );
+    remove_db(&db);
+}
