@@ -15,6 +15,7 @@ mod perft;
 mod play;
 mod replay;
 mod serve;
+mod train;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -54,6 +55,8 @@ enum Command {
     Serve(serve::Args),
     /// Speak the engine protocol (UGI-like) on stdin/stdout, for outside programs.
     Engine(engine::Args),
+    /// Train a game's neural network by self-play (Ad Elta Stelpur: TD(λ)).
+    Train(train::Args),
 }
 
 /// A command's failure: the message printed after `tabula: `.
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Arena(a) => arena::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Engine(a) => engine::run(a),
+        Command::Train(a) => train::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
