@@ -152,8 +152,13 @@ fn measure(net: &Net, pairs: u64, salt: u64) -> f64 {
 /// interrupted run never leaves half a file.
 fn save(t: &Trainer, out: &Path, score: Option<f64>, duels: u64) -> CmdResult {
     let c = &t.config;
+    let what = if t.net.alone {
+        "the whole evaluation"
+    } else {
+        "logit added to the previous evaluation's"
+    };
     let mut comment = format!(
-        "Ad Elta Stelpur TD network: logit added to the previous evaluation's (seed rules, before a roll).\n\
+        "Ad Elta Stelpur TD network: {what} (seed rules, before a roll).\n\
          Written by tabula train stelpur (self-play one roll ahead, TD(lambda) {}, rate {}, seed {}).",
         c.lambda, c.rate, c.seed
     );

@@ -15,11 +15,12 @@
 //! top of these linear weights, under the seed rules only, so the other
 //! rule sets (other dice, protection, bumps) keep the linear model alone.
 //!
-//! On top of both, under the seed rules and before a roll (the positions
-//! expectimax's leaves are), a neural network trained by self-play TD(λ)
-//! ([`crate::mlp`], weights in `data/mlp-weights.txt`) adds what the fitted
-//! models get wrong about how positions play out. The evaluation without it
-//! stays as [`Evaluate::evaluate_previous`], the `classic` agent.
+//! Under the seed rules and before a roll (the positions expectimax's
+//! leaves are), a neural network trained by self-play TD(λ) ([`crate::mlp`],
+//! weights in `data/mlp-weights.txt`) now gives the evaluation (or adds to
+//! the fitted models' logit, if its file says `base previous`). The
+//! evaluation before it stays as [`Evaluate::evaluate_previous`], which the
+//! `classic` agent plays; during a roll both are the fitted models.
 
 use crate::board::{cells, single, Cell};
 use crate::mlp;
@@ -272,9 +273,9 @@ impl Stelpur {
         self.win_logit(&WEIGHTS)
     }
 
-    /// The evaluation's logit of the mover's win probability: the
-    /// previous evaluation's plus, under the seed rules and before a roll,
-    /// the TD-trained network's.
+    /// The evaluation's logit of the mover's win probability: under the
+    /// seed rules and before a roll, the TD-trained network's (alone, or
+    /// added to the previous evaluation's); otherwise the previous one.
     pub fn eval_logit(&self) -> f32 {
         let m = self.mover();
         if self.roll.is_none() && seed_rules(&self.opts) {

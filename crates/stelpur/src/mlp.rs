@@ -1,22 +1,23 @@
 //! A small neural network over the board, trained by self-play TD(λ) as
-//! TD-Gammon was: the learned part of level 8's evaluation.
+//! TD-Gammon was: level 8's evaluation before a roll under the seed rules.
 //!
-//! The linear model and the n-tuple network of [`crate::eval`] are fitted to
-//! the results of games played by expectimax; what they miss is how a whole
-//! position plays out. This network adds a learned correction to their logit
-//! (so an untrained network, with zero output weights, leaves the evaluation
-//! as it was), for positions before a roll under the seed rules: one hidden
-//! layer of [`HIDDEN`] ReLU units over [`INPUTS`] binary inputs (each cell
-//! holding one of the mover's pawns, each holding one of the opponent's, and
-//! each side's pawn count one-hot). The rules are the same after a turn of
-//! 6 cells, so a position is first turned to the canonical one of its four
-//! turns: the value is exactly the same for all four.
+//! One hidden layer of [`HIDDEN`] ReLU units over [`INPUTS`] binary inputs
+//! (each cell holding one of the mover's pawns, each holding one of the
+//! opponent's, and each side's pawn count one-hot), giving the logit of the
+//! mover's win. The rules are the same after a turn of 6 cells, so a
+//! position is first turned to the canonical one of its four turns: the
+//! value is exactly the same for all four. A network is either the whole
+//! evaluation (`base none`, the one in the repository) or a correction
+//! added to the previous evaluation's logit (`base previous`; with zero
+//! output weights, as [`Net::new`] makes it, it leaves that evaluation as
+//! it was).
 //!
 //! Inference is f32 and sparse: at most [`MAX_ACTIVE`] inputs are on, and
 //! each adds its row of [`HIDDEN`] weights (contiguous, so the additions
 //! vectorise); the output is a dot product kept in 8 lanes for the same
-//! reason. The weights are data (`data/mlp-weights.txt`), written by
-//! `tabula train stelpur` ([`crate::train`]).
+//! reason. No linear features are computed, so a leaf costs less than the
+//! previous evaluation's. The weights are data (`data/mlp-weights.txt`),
+//! written by `tabula train stelpur` ([`crate::train`]).
 
 use crate::board::forward;
 
