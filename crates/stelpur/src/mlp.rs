@@ -163,14 +163,21 @@ impl Net {
         let acc = self.accumulate(&on[..n]);
         let p = sigmoid(base + self.output(&acc));
         let g = p - target;
-        for j in 0..HIDDEN {
-            if acc[j] > 0.0 {
-                let d = rate * g * self.w2[j];
-                self.w2[j] -= rate * g * acc[j];
-                self.b1[j] -= d;
-                for &i in &on[..n] {
-                    self.w1[usize::from(i)][j] -= d;
-                }
+        // The step of each hidden unit's input weights (zero where the
+        // ReLU is off), from the output weights before their own step.
+        let mut d = [0.0f32; HIDDEN];
+        for ((dj, &a), w) in d.iter_mut().zip(&acc).zip(self.w2.iter_mut()) {
+            if a > 0.0 {
+                *dj = rate * g * *w;
+                *w -= rate * g * a;
+            }
+        }
+        for (b, dj) in self.b1.iter_mut().zip(&d) {
+            *b -= dj;
+        }
+        for &i in &on[..n] {
+            for (w, dj) in self.w1[usize::from(i)].iter_mut().zip(&d) {
+                *w -= dj;
             }
         }
         self.b2 -= rate * g;
@@ -201,11 +208,7 @@ impl Net {
     /// Read a weights file, refusing any other format version, other
     /// sizes, a missing or extra line, or a number that is not finite.
     pub fn parse(text: &str) -> Result<Net, String> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(n, l)| (n + 1, l.split('#').next().unwrap_or("").trim()))
-            .filter(|(_, l)| !l.is_empty());
+        let mut lines = crate::ntuple::data_lines(text);
         let want = format!("{MAGIC} {FORMAT} {INPUTS} {HIDDEN}");
         match lines.next() {
             None => return Err(format!("empty file: expected `{want}`")),
