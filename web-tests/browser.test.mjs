@@ -1329,7 +1329,8 @@ test('a seek and a tournament carry the rule options chosen in their forms (Fren
     await page.waitForSelector('.tournament h1');
     const id = page.url().split('/').pop();
     assert.equal((await (await fetch(`${BASE}/api/tournaments/${id}`)).json()).spec, 'phylde(setup=block)');
-    assert.match(await page.textContent('.tournament'), /phylde\(setup=block\)/);
+    // The options said in words: "Phylde (mise en place : bloc)".
+    assert.ok((await page.textContent('.tournament')).includes(filled(words.options.pair, { name: words.optionNames.setup, value: words.optionValues.block })));
     assert.deepEqual(errors, []);
     await context.close();
   }
@@ -1437,6 +1438,224 @@ test('Gildervaik warrior: tapping a pawn held back by a compulsory capture says 
     // Picking the pawn that can move takes the words away.
     await page.locator('circle.pawn[data-at="e5"]').click({ force: true });
     await page.waitForSelector('.refusal[hidden]', { state: 'attached' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+/**
+ * Words that are English and never French: found in the visible text of a
+ * French page, they are strings that bypassed the translation files.
+ */
+const ENGLISH = new Set(['the', 'cannot', 'gold', 'scarlet', 'level', 'win', 'wins', 'won', 'lost', 'over', 'here',
+  'move', 'moves', 'sky', 'ground', 'underworld', 'conquest', 'warrior', 'chain', 'jumps', 'player', 'players',
+  'turn', 'your', 'you', 'game', 'games', 'with', 'and', 'not', 'none', 'draw', 'south', 'north', 'dragonchess',
+  'by', 'of', 'to', 'is', 'it', 'this', 'that', 'true', 'false', 'yes', 'ply', 'rules', 'sign', 'open', 'seat',
+  'seats', 'rated', 'casual', 'round', 'standings', 'start', 'new', 'play', 'back', 'ai', 'takes', 'from']);
+
+/**
+ * The English words in what page shows: its visible text, the options of
+ * its selects and its labels for screen readers, titles and placeholders
+ * (notation aside: inline `code`, and what says `translate="no"`, as the
+ * record format's example); `allow` lists words a page may use.
+ */
+async function englishWords(page, allow = []) {
+  const text = await page.evaluate(() => {
+    const parts = [document.body.innerText];
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+      if (!el.closest('[hidden], [translate="no"]') && el.getClientRects().length) parts.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '', el.getAttribute('placeholder') || '');
+    }
+    for (const o of document.querySelectorAll('select option')) if (o.closest('select').getClientRects().length) parts.push(o.textContent);
+    for (const c of document.querySelectorAll(':not(pre) > code')) parts.push(`\u0000${c.textContent}`);
+    return parts.join('\n');
+  });
+  const code = new Set([...text.matchAll(/\u0000([^\n]*)/g)].flatMap((m) => m[1].toLowerCase().match(/[\p{L}\p{N}_]+/gu) || []));
+  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || [];
+  return [...new Set(words.filter((w) => ENGLISH.has(w) && !allow.includes(w) && !code.has(w)))];
+}
+
+test('the word list finds English words, not French ones', async () => {
+  const { context, page } = await frenchPage();
+  await page.setContent('<p>Au tour d\'Écarlate : la partie est terminée.</p><p hidden>the</p><code>pass</code>');
+  assert.deepEqual(await englishWords(page), []);
+  await page.setContent('<p>Au tour de Scarlet: the game is over</p><select><option>AI level2</option></select>');
+  assert.deepEqual(await englishWords(page), ['scarlet', 'the', 'game', 'is', 'over', 'ai', 'level2'].filter((w) => ENGLISH.has(w)));
+  await context.close();
+});
+
+for (const kind of Object.keys(VIEWPORTS)) test(`every page speaks French to a French browser: no English word left (lobby, forms and options, games, rules, profile, tournaments, account; ${kind})`, async () => {
+  const stamp = Date.now().toString(36).slice(-6);
+  const name = `ana${stamp}`;
+  const { context, page, errors } = await newPage(kind, { locale: 'fr-FR' });
+  await signUp(page, name);
+  const call = (url, body) => page.evaluate(async ([u, b]) => (await fetch(u, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b),
+  })).json(), [url, body]);
+  const found = [];
+  const look = async (where, allow) => {
+    for (const w of await englishWords(page, allow)) found.push(`${where}: ${w}`);
+  };
+  // Someone else's challenge with rule options, and a game of ours over (resigned) and one awaiting us.
+  const other = await newPage('desktop');
+  await signUp(other.page, `bo${stamp}`);
+  if (has('gildervaik')) {
+    await other.page.evaluate(async () => fetch('/api/seeks', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ spec: 'gildervaik(mode=warrior,chain_jumps=false)', seats: [{ type: 'me' }, { type: 'open' }, { type: 'ai', level: 'level2' }] }) }));
+  }
+  const two = catalog.games.find((x) => x.players === 2).name;
+  const done = await call('/api/games', { spec: two, seats: [{ type: 'human' }, { type: 'ai', level: 'level2' }] });
+  await call(`/api/games/${done.id}/resign`, {});
+  await call('/api/games', { spec: two, seats: [{ type: 'human' }, { type: 'ai', level: 'level2' }], clock: { days: 3 } });
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#yourturn .gamerow');
+  await page.waitForSelector('#games .gamerow');
+  await look('home');
+  await page.goto(`${BASE}/#/lobby`);
+  await page.waitForSelector('#yourturn .gamerow');
+  if (has('gildervaik')) await page.waitForSelector('.seekrow');
+  await page.click('#seek summary');
+  await look('lobby');
+  for (const g of catalog.games) {
+    await page.goto(`${BASE}/#/new/${g.name}`);
+    await page.waitForSelector('#start');
+    await page.click('#new summary');
+    for (const sel of await page.locator('.seatkind').all()) await sel.selectOption('ai');
+    await look(`new game ${g.name}`);
+    // French elides: "partie d'Échecs draconiques", not "de Échecs".
+    if (g.name === 'dragonchess') assert.equal(await page.textContent('.newgame h1'), "Nouvelle partie d'Échecs draconiques");
+    await page.goto(`${BASE}/#/rules/${g.name}`);
+    await page.waitForSelector('article.rules h1');
+    await look(`rules ${g.name}`, ['dragonchess']);
+    await startVsAi(page, g.name);
+    if ((await myTurn(page)) === 'mine') await clickMove(page);
+    await myTurn(page);
+    await look(`game ${g.name}`);
+  }
+  if (has('dragonchess')) {
+    // A move the rules refuse, said in French with its reason.
+    const created = await call('/api/games', { spec: 'dragonchess', seats: [{ type: 'human' }, { type: 'human', invite: true }] });
+    await page.goto(`${BASE}/#/game/${created.id}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    await page.fill('.typemove input', 'W2e2-2e5');
+    await page.click('.typemove button');
+    await page.waitForSelector('.refusal:not([hidden])');
+    const why = filled(fr.why.cannot_reach, { from: '2e2', to: '2e5' });
+    assert.equal(await page.textContent('.refusal'), filled(fr.errors.illegal_move, { detail: why }));
+    await look('a refused move');
+  }
+  await page.goto(`${BASE}/#/@/${name}`);
+  await page.waitForSelector('#finished .gamerow');
+  await look('profile');
+  await page.goto(`${BASE}/#/tournaments`);
+  await page.waitForSelector('#newtourney');
+  await page.click('#newtourney summary');
+  await look('tournament form');
+  await page.fill('#newtourney input[name="name"]', `Soirée ${stamp}`);
+  await page.click('#newtourney button[type="submit"]');
+  await page.waitForSelector('.tournament h1');
+  await look('tournament');
+  await page.goto(`${BASE}/#/tournaments`);
+  await page.waitForSelector('.gamerow');
+  await look('tournament list');
+  await page.goto(`${BASE}/#/account`);
+  await page.waitForSelector('main h1, main h2');
+  await look('account');
+  await page.screenshot({ path: path.join(SHOTS, `french-walk-account-${kind}.png`), fullPage: true });
+  assert.deepEqual(found, []);
+  assert.deepEqual([...errors, ...other.errors], []);
+  await other.context.close();
+  await context.close();
+});
+
+test('a Gildervaik chain jump draws its path through every landing, when chosen and as the last move (English desktop, French phone)', { skip: !has('gildervaik') }, async () => {
+  // Spec E2: e5 reaches g7 by a chain over e6 and f7 (landing on e7), written e5-g7.
+  const created = await post('/api/games', { spec: 'gildervaik', position: 'A:e3,e5 B:e6,f5 C:f7,g6 / A' });
+  const view = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  assert.deepEqual(view.state.routes['e5-g7'], ['e5', 'e7', 'g7']);
+  for (const [kind, locale] of [['desktop', 'en-US'], ['phone', 'fr-FR']]) {
+    const { context, page, errors } = await newPage(kind, { locale });
+    await page.goto(`${BASE}/#/game/${created.id}${kind === 'phone' ? '' : `?t=${created.tokens[0].token}`}`);
+    if (kind === 'phone') {
+      // A spectator sees the move made in the first browser: its path, drawn as the last move.
+      await page.waitForSelector('.game[data-ply="1"]');
+    } else {
+      await page.waitForSelector('.game[data-turn="mine"]');
+      await page.locator('circle.pawn[data-at="e5"]').click({ force: true });
+      // Choosing: each chain's path is drawn, its landings on the way ringed.
+      await page.waitForSelector('svg.board .route.choice');
+      assert.equal(await page.locator('svg.board .route.choice').count(), Object.keys(view.state.routes).length);
+      assert.equal(await page.locator('g.cell.via[data-key="e7"]').count(), 1);
+      await page.screenshot({ path: path.join(SHOTS, `chain-choice-${kind}.png`) });
+      await page.locator('g.cell.target[data-key="g7"]').click({ force: true });
+      await page.waitForSelector('.game[data-ply="1"]');
+    }
+    await page.waitForSelector('svg.board .route.last');
+    const points = await page.getAttribute('svg.board .route.last', 'points');
+    assert.equal(points.trim().split(/\s+/).length, 3, 'e5, e7, g7');
+    const lit = await page.locator('g.cell.last').evaluateAll((cells) => cells.map((c) => c.dataset.key).sort());
+    assert.deepEqual(lit, ['e5', 'e7', 'g7']);
+    await page.screenshot({ path: path.join(SHOTS, `chain-last-${locale}-${kind}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  const after = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  assert.deepEqual(after.history[0].route, ['e5', 'e7', 'g7']);
+});
+
+test('phone Dragonchess: another player\'s move on a level not shown is said in words, and a tap shows that level (French and English)', { skip: !has('dragonchess') }, async () => {
+  for (const [locale, words, scarlet, sylph, sky] of [['fr-FR', fr, 'Écarlate', 'Sylphe', 'Air'], ['en-US', en, 'Scarlet', 'Sylph', 'Sky']]) {
+    const created = await post('/api/games', { spec: 'dragonchess' });
+    const { context, page, errors } = await newPage('phone', { locale });
+    await page.goto(`${BASE}/#/game/${created.id}?t=${created.tokens[0].token}`);
+    await page.waitForSelector('.game[data-turn="mine"]');
+    await post(`/api/games/${created.id}/move`, { token: created.tokens[0].token, action: 'W2e2-2e3' });
+    await post(`/api/games/${created.id}/move`, { token: created.tokens[1].token, action: 'S3a7-3b6' });
+    await page.waitForSelector('.game[data-ply="2"]');
+    const note = page.locator('.level-note');
+    await note.waitFor();
+    const move = filled(words.dragonchess.moveWords, { piece: sylph, from: '3a7', to: '3b6' });
+    assert.equal(await note.textContent(), filled(words.game.otherLevel, { side: scarlet, move, level: sky }));
+    await page.screenshot({ path: path.join(SHOTS, `dragonchess-level-note-${locale}.png`) });
+    await note.click();
+    await page.waitForSelector('.level-tabs button[data-level="3"][aria-selected="true"]');
+    assert.equal(await page.locator('[data-at="3b6"]').count(), 1, 'the Sky shows the Sylph where it went');
+    assert.ok(await note.isHidden(), 'said while the level is not shown');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('the end of a three-player game lights only the last move, live and after a reload, and says why it ended (French phone, English desktop)', { skip: !has('gildervaik') }, async () => {
+  // A's tenth pawn is two steps from B's zone (spec E5, one step further back).
+  const position = 'A:g13,h11,h15,i13,i15,i17,j13,j15,j17,j19 B:a1 C:j1 / A';
+  for (const [kind, locale, words] of [['phone', 'fr-FR', fr], ['desktop', 'en-US', en]]) {
+    const { context, page, errors } = await newPage(kind, { locale });
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('.card');
+    // The seat is this browser's by its session only (as a lobby or tournament game's): no token kept.
+    const { id } = await page.evaluate(async (pos) => (await fetch('/api/games', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ spec: 'gildervaik', position: pos, seats: [{ type: 'human' }, { type: 'ai', level: 'random' }, { type: 'ai', level: 'random' }] }),
+    })).json(), position);
+    await page.goto(`${BASE}/#/game/${id}`);
+    const step = async (from, to, plies) => {
+      await page.waitForSelector('.game[data-turn="mine"]');
+      await page.locator(`g.cell[data-key="${from}"]`).click({ force: true });
+      await page.locator(`g.cell.target[data-key="${to}"]`).click({ force: true });
+      await page.waitForSelector(`.game[data-ply="${plies}"]`);
+    };
+    await step('h11', 'h12', 3);
+    await step('h12', 'h13', 4);
+    await page.waitForSelector('.game[data-turn="over"]');
+    const lit = () => page.locator('g.cell.last').evaluateAll((cells) => cells.map((c) => c.dataset.key).sort());
+    assert.deepEqual(await lit(), ['h12', 'h13'], 'the winning move only');
+    const how = words.over.how.conquest;
+    assert.ok((await page.textContent('.over-panel h2')).includes(how), await page.textContent('.over-panel h2'));
+    assert.ok((await page.textContent('.status')).includes(how));
+    await page.screenshot({ path: path.join(SHOTS, `gildervaik-end-${locale}-${kind}.png`) });
+    await page.reload();
+    await page.waitForSelector('.game[data-turn="over"] g.cell.last');
+    assert.deepEqual(await lit(), ['h12', 'h13'], 'the same after a reload');
     assert.deepEqual(errors, []);
     await context.close();
   }

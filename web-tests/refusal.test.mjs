@@ -44,3 +44,30 @@ test('a code that only names a status shows the server\'s own line', () => {
   const said = 'bad message: unknown variant `fly`';
   assert.equal(refusal({ type: 'error', error: said, code: 'bad_request' }, 400).message, said);
 });
+
+test('a rules\' refusal is said by its reason in the user\'s words, not the server\'s English detail', () => {
+  const rules = examples('ErrorBody').find((b) => b.vars?.reason);
+  assert.ok(rules, 'docs/api.md shows a rules\' refusal with its reason');
+  const why = filled(fr.why[rules.vars.reason], rules.vars);
+  assert.equal(refusal(rules, 422).message, filled(fr.errors[rules.code], { ...rules.vars, detail: why }));
+  assert.ok(!refusal(rules, 422).message.includes(rules.vars.detail));
+});
+
+test('every reason a game crate gives has its words in every language', () => {
+  const crates = new URL('../crates/', import.meta.url);
+  const codes = new Set();
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = new URL(e.name + (e.isDirectory() ? '/' : ''), dir);
+      if (e.isDirectory()) { if (e.name !== 'target' && e.name !== 'tests') walk(p); } else if (e.name.endsWith('.rs')) {
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/because\(\s*"([a-z_]+)"/g)) codes.add(m[1]);
+      }
+    }
+  };
+  walk(crates);
+  assert.ok(codes.has('cannot_reach') && codes.has('not_legal') && codes.size > 10, `the scan found ${[...codes]}`);
+  const en = JSON.parse(read('../web/locales/en.json'));
+  for (const [lang, table] of [['en', en], ['fr', fr]]) {
+    assert.deepEqual([...codes].filter((c) => !table.why?.[c]), [], `${lang}: reasons without words`);
+  }
+});

@@ -11,12 +11,16 @@ const STATUS_CODES = new Set(['bad_request', 'unauthorized', 'forbidden', 'not_f
 /**
  * The words for a refusal of the server: its `code` translated (with its
  * `vars`), but the server's own line `said` when the code only names a
- * status (or has no words here).
+ * status (or has no words here). A rules' refusal names its `reason` (a
+ * code of the game's, docs/api.md), said here in place of the server's
+ * English `detail`.
  */
 export function refusalText(code, vars, said) {
   const known = code && hasKey(`errors.${code}`);
   if (!known || (said && STATUS_CODES.has(code))) return said;
-  return t(`errors.${code}`, vars || {});
+  const words = { ...vars };
+  if (words.reason && hasKey(`why.${words.reason}`)) words.detail = t(`why.${words.reason}`, words);
+  return t(`errors.${code}`, words);
 }
 
 /**

@@ -11,7 +11,7 @@ import { api, knownGames, playerName, setPlayerName, rememberSeat, whoAmI } from
 import { LobbyPage } from './lobby.js';
 import { TournamentsPage, TournamentPage } from './tournament.js';
 import { loginPage, accountPage } from './account.js';
-import { profilePage, leaderboardPage } from './profile.js';
+import { profilePage, leaderboardPage, resultText } from './profile.js';
 import { watchYourTurn } from './yourturn.js';
 import { clockOptions, clockValue } from './clock.js';
 import { soundOn, setSound } from './sound.js';
@@ -90,7 +90,7 @@ async function home() {
         <summary>${esc(t('import.title'))}</summary>
         <form id="import">
           <input type="file" id="recfile" accept=".txt,text/plain">
-          <textarea id="rectext" rows="6" placeholder="[Tabula record]&#10;game: ..."></textarea>
+          <textarea id="rectext" rows="6" translate="no" placeholder="[Tabula record]&#10;game: ..."></textarea>
           <label>${esc(t('import.otherSeats'))} <select id="impseats"><option value="human">${esc(t('import.people'))}</option><option value="ai">${esc(t('import.ai'))}</option></select></label>
           <button type="submit">${esc(t('import.submit'))}</button>
         </form>
@@ -126,15 +126,6 @@ async function home() {
       <span>${g.players.map((p) => esc(p.kind === 'ai' && p.level ? levelLabel(p.level) : p.name === p.side ? sideLabel(g.game, p.side) : p.name)).join(' · ')}</span>
       <span class="muted">${esc(g.over ? resultText(g) : t('moves.ply', { n: g.ply }))}${mine.has(g.id) ? esc(t('home.yours')) : ''}</span>
     </a>`).join('') : esc(t('home.noGamesYet'));
-}
-
-/** A finished game's result in words: `win 2` (seats from 1, as in records) names the side. */
-function resultText(g) {
-  const win = /^win (\d+)$/.exec(g.result || '');
-  const side = win && g.players[Number(win[1]) - 1]?.side;
-  if (side) return t('home.won', { side: sideLabel(g.game, side) });
-  if (/^draw/.test(g.result || '')) return t('home.drawn');
-  return t('home.over', { result: g.result });
 }
 
 async function newGame(name) {

@@ -45,11 +45,14 @@ export class BoardView {
 
   /**
    * pos: position string; legal: actions playable by this browser now;
-   * last: the actions of the last turn (one action text or a list);
+   * routes: {action: cells} for legal actions whose text leaves out cells
+   * they pass through (the server's `routes`: a Gildervaik chain jump);
+   * last: the actions of the last turn (one action text or a list), and
+   * lastRoutes the routes of those that have one;
    * steps: the actions that led from the position on screen to `pos`, to
    * animate (none: `pos` just appears).
    */
-  show({ pos, legal = [], last = null, hint = null, check = false, view = {}, steps = [] }) {
+  show({ pos, legal = [], routes = {}, last = null, lastRoutes = [], hint = null, check = false, view = {}, steps = [] }) {
     this.finishAnimation();
     this.view = { ...this.view, ...view };
     const model = this.game.parse(pos);
@@ -70,7 +73,9 @@ export class BoardView {
       if (!this.moves.has(at.from)) this.moves.set(at.from, []);
       this.moves.get(at.from).push({ ...at, action });
     }
+    this.routes = routes;
     for (const action of [].concat(last ?? [])) this.mark(action, 'last');
+    for (const cells of lastRoutes) this.drawRoute(cells, 'last');
     this.mark(hint, 'hint');
     const king = check && this.game.kingToMove?.(model);
     if (king) this.els.get(king)?.classList.add('incheck');
@@ -92,18 +97,33 @@ export class BoardView {
     for (const k of at.path || [at.from, at.to]) this.els.get(k)?.classList.add(cls);
   }
 
+  /**
+   * The path of a move through `cells`: a line the game's module draws
+   * (if it can), and each cell marked `cls`, or for a move being chosen
+   * (`choice`) its landings on the way marked `via`.
+   */
+  drawRoute(cells, cls) {
+    const line = this.game.route?.(cells, cls);
+    const host = this.host.querySelector('svg > g') || this.host.querySelector('svg');
+    if (line && host) host.insertAdjacentHTML('beforeend', line);
+    const marked = cls === 'choice' ? cells.slice(1, -1) : cells;
+    for (const k of marked) this.els.get(k)?.classList.add(cls === 'choice' ? 'via' : cls);
+  }
+
   paint() {
+    for (const line of this.host.querySelectorAll('.route.choice')) line.remove();
     for (const [key, el] of this.els) {
       const movable = this.moves.has(key);
       el.classList.toggle('from', movable);
       el.classList.toggle('sel', key === this.selected);
-      el.classList.remove('target');
+      el.classList.remove('target', 'via');
       el.removeAttribute('tabindex');
       if (movable) el.setAttribute('tabindex', '0');
     }
     for (const m of this.moves.get(this.selected) || []) {
       const el = this.els.get(m.to);
       if (el) { el.classList.add('target'); el.setAttribute('tabindex', '0'); }
+      if (this.routes?.[m.action]) this.drawRoute(this.routes[m.action], 'choice');
     }
     this.host.dataset.selected = this.selected || '';
   }

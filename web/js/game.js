@@ -6,7 +6,7 @@ import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { verdict } from './hint.js';
-import { t, translateStatic } from './i18n.js';
+import { t, hasKey, translateStatic } from './i18n.js';
 import { ChatPanel } from './chat.js';
 import { Clocks } from './clock.js';
 
@@ -148,6 +148,7 @@ export class GamePage {
           <p class="banner imported" hidden></p>
           <div class="over-panel" hidden></div>
           <div class="level-tabs" role="tablist" hidden></div>
+          <button type="button" class="level-note ghost" hidden></button>
           <div class="board-host" id="board"></div>
           <p class="refusal" role="alert" hidden></p>
           <div class="under">
@@ -221,6 +222,10 @@ export class GamePage {
     this.el('.links').addEventListener('click', (e) => {
       if (e.target.matches('input[readonly]')) e.target.select();
     });
+    this.el('.level-note').addEventListener('click', (e) => {
+      this.level = Number(e.currentTarget.dataset.level);
+      this.render();
+    });
     this.el('.level-tabs').addEventListener('click', (e) => {
       const l = e.target.closest('button')?.dataset.level;
       if (l) { this.level = Number(l); this.render(); }
@@ -250,6 +255,8 @@ export class GamePage {
     if (!err) { box.hidden = true; box.textContent = ''; return; }
     const vars = { ...err.vars };
     if (vars.side) vars.side = sideLabel(this.g.game, vars.side);
+    // Pieces named by their letter (Dragonchess), in the user's words.
+    for (const k of ['piece', 'written']) if (vars[k]) vars[k] = this.module.pieceName?.(vars[k]) ?? vars[k];
     let why = null;
     if (err.code === 'illegal_move' && action) {
       try {
@@ -399,7 +406,10 @@ export class GamePage {
 
   statusText() {
     const s = this.g.state;
-    if (s.result) return this.endingText(s.result);
+    if (s.result) {
+      const how = this.howText(s.result);
+      return how ? t('status.how', { ending: this.endingText(s.result), how }) : this.endingText(s.result);
+    }
     if (s.turn.kind !== 'player') return t('status.rolling');
     const side = this.sideName(s.turn.seat);
     if (s.thinking) return t('status.thinking', { side });
@@ -439,7 +449,8 @@ export class GamePage {
     while (i >= 0 && h[i].actor === null) i--;
     if (i < 0) return [];
     const actor = h[i].actor;
-    const sinceMine = this.g.num_players > 2 && Object.keys(mine).length > 0 && !mine[actor];
+    // A seat held by this browser's session has the token '' (falsy): ask `in`.
+    const sinceMine = this.g.num_players > 2 && Object.keys(mine).length > 0 && !(actor in mine);
     const out = new Set();
     for (; i >= 0; i--) {
       const a = who[i];
@@ -448,7 +459,7 @@ export class GamePage {
         continue;
       }
       if (h[i].actor === null && !sinceMine && a !== actor) continue; // another side's empty roll
-      if (sinceMine ? mine[a] && h[i].actor !== null : a !== actor) break;
+      if (sinceMine ? a in mine && h[i].actor !== null : a !== actor) break;
       out.add(i);
     }
     return [...out].sort((x, y) => x - y);
@@ -497,7 +508,8 @@ export class GamePage {
 
   showBoard({ g, s, pos, live, last, turn, myTurn }) {
     const level = this.module.levels && narrow.matches ? this.level : 0;
-    const lastActions = [...turn].map((i) => g.history[i]).filter((e) => e.actor !== null).map((e) => e.text);
+    const lastEntries = [...turn].map((i) => g.history[i]).filter((e) => e.actor !== null);
+    const lastActions = lastEntries.map((e) => e.text);
     // The levels the last turn touched, and the King's in check (phone tabs).
     this.lastLevels = new Set(lastActions.flatMap((a) => {
       const at = this.module.locate(a);
@@ -510,7 +522,9 @@ export class GamePage {
     this.board.show({
       pos,
       legal: myTurn ? s.legal : [],
+      routes: myTurn ? s.routes || {} : {},
       last: lastActions,
+      lastRoutes: lastEntries.map((e) => e.route || []).filter((r) => r.length),
       hint: live ? this.hint : null,
       check: !!last?.check,
       view: { flip: this.flipped(), turn: this.zoneTurn(), level, narrow: narrow.matches },
@@ -518,6 +532,27 @@ export class GamePage {
     });
     this.steps = [];
     this.tabs();
+    this.levelNote(lastEntries, level);
+  }
+
+  /**
+   * Phones show one Dragonchess level: a move another player just made on
+   * another level is said in words, with a button that shows that level.
+   */
+  levelNote(entries, level) {
+    const note = this.el('.level-note');
+    const mine = this.mine();
+    const away = entries.filter((e) => !(e.actor in mine)).map((e) => ({ e, at: this.module.locate(e.text) }))
+      .filter(({ at }) => at && Number(at.to[0]) !== level).pop();
+    note.hidden = !level || !away;
+    if (note.hidden) return;
+    const n = Number(away.at.to[0]);
+    note.dataset.level = String(n);
+    note.textContent = t('game.otherLevel', {
+      side: this.sideName(away.e.actor),
+      move: this.module.describe?.(away.e.text) ?? away.e.text,
+      level: this.module.levels.find((l) => l.n === n)?.name ?? n,
+    });
   }
 
   /** Under the board: check, the game's extra facts, the action buttons. */
@@ -571,6 +606,11 @@ export class GamePage {
       .filter(Boolean).join(' ');
   }
 
+  /** How a game over on the board ended, in the game's terms (`how`), when the server says. */
+  howText({ how }) {
+    return how && hasKey(`over.how.${how}`) ? t(`over.how.${how}`) : null;
+  }
+
   /** An ending (a `ResultInfo`) in words: who won or drew, and how. */
   endingText({ reason, draw, winners }) {
     if (draw) return t([`status.draw_${reason}`, 'status.draw'], { sides: winners.map((w) => this.sideName(w)).join(', ') });
@@ -591,7 +631,7 @@ export class GamePage {
     else if (seats.length && !every) head = seats.includes(winners[0]) ? t('over.youWin') : t('over.youLose');
     else head = t('over.sideWins', { side: this.sideName(winners[0]) });
     const how = reason === 'board' && last?.mate ? 'checkmate' : reason;
-    const by = t([`over.by.${how}`, 'over.by.board']);
+    const by = this.howText(s.result) ?? t([`over.by.${how}`, 'over.by.board']);
     const actions = [];
     if (seats.length) actions.push(`<button type="button" data-act="${s.rematch ? 'gorematch' : 'rematch'}">${esc(s.rematch ? t('controls.goRematch') : t('controls.rematch'))}</button>`);
     actions.push(`<a class="button ghost" href="#/new/${esc(g.game)}">${esc(t('home.newGame'))}</a>`);
@@ -625,7 +665,7 @@ export class GamePage {
     const changed = !was || was.kind !== turn.kind || was.seat !== turn.seat;
     if (!mineNow || !changed || !document.hidden) return;
     if (!('Notification' in window) || Notification.permission !== 'granted') return;
-    try { new Notification(t('app.title'), { body: t('notify.yourTurn', { game: msg.title }), tag: msg.id }); } catch { /* not here */ }
+    try { new Notification(t('app.title'), { body: t('notify.yourTurn', { game: gameText(msg.game, 'title', msg.title) }), tag: msg.id }); } catch { /* not here */ }
   }
 
   /** Whether another player has been away long enough to claim the game

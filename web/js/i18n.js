@@ -66,6 +66,30 @@ export function saveLanguage(code) {
   if (LANGUAGES.includes(code)) localStorage.setItem(SAVED, code);
 }
 
+/**
+ * Elision: in French a word like "de" or "le" before a value that starts
+ * with a vowel loses its vowel ("partie de {{game}}" with "Échecs…" gives
+ * "partie d'Échecs…"). Per language: the words that elide, before a
+ * placeholder. An h is left alone (its elision depends on the word).
+ */
+const ELIDING = { fr: /(^|[\s(])(de|je|ne|se|que|le|la) $/i };
+const VOWEL = /^[aeiouyàâäéèêëîïôöûüù]/i;
+
+function fill(text, vars) {
+  const elide = ELIDING[lang];
+  let out = '';
+  let rest = text;
+  for (const m of text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)) {
+    const at = m.index - (text.length - rest.length);
+    let before = rest.slice(0, at);
+    const value = m[1] in vars ? String(vars[m[1]]) : m[0];
+    if (elide && m[1] in vars && VOWEL.test(value) && elide.test(before)) before = `${before.slice(0, -2)}'`;
+    out += before + value;
+    rest = rest.slice(at + m[0].length);
+  }
+  return out + rest;
+}
+
 function find(key) {
   for (const table of tables) {
     const value = key.split('.').reduce((node, part) => (node && typeof node === 'object' ? node[part] : undefined), table);
@@ -103,7 +127,7 @@ export function t(key, vars = {}) {
     console.warn(`i18n: missing translation ${keys.join(' | ')}`);
     return keys[keys.length - 1];
   }
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  return fill(text, vars);
 }
 
 /**

@@ -2,11 +2,11 @@
 // the games awaiting this browser's move. A challenge lives while its
 // creator keeps this page open.
 import { api } from './api.js';
-import { esc, levelLabel } from './util.js';
+import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { t } from './i18n.js';
 import { watchYourTurn } from './yourturn.js';
 import { clockOptions, clockValue } from './clock.js';
-import { optionFields, wireOptions, specFrom } from './options.js';
+import { optionFields, wireOptions, specFrom, specText } from './options.js';
 
 export class LobbyPage {
   constructor(main, catalog, toast, focus) {
@@ -18,7 +18,7 @@ export class LobbyPage {
   }
 
   async open() {
-    const games = this.catalog.games.map((g) => `<option value="${esc(g.name)}">${esc(g.title)}</option>`).join('');
+    const games = this.catalog.games.map((g) => `<option value="${esc(g.name)}">${esc(gameText(g.name, 'title', g.title))}</option>`).join('');
     this.main.innerHTML = `
       <section class="lobby">
         <h1>${esc(t('lobby.title'))}</h1>
@@ -46,7 +46,7 @@ export class LobbyPage {
       wireOptions(options);
       const levels = this.catalog.levels.map((l) => `<option value="ai:${esc(l)}">${esc(levelLabel(l))}</option>`).join('');
       this.main.querySelector('#seekseats').innerHTML = g.sides.map((side, i) => `
-        <label>${esc(side)} <select data-seat="${i}">
+        <label>${esc(sideLabel(g.name, side))} <select data-seat="${i}">
           <option value="me"${i === 0 ? ' selected' : ''}>${esc(t('newGame.me'))}</option>
           <option value="open"${i > 0 ? ' selected' : ''}>${esc(t('lobby.openSeat'))}</option>
           ${levels}
@@ -98,7 +98,7 @@ export class LobbyPage {
       ? `<button type="button" class="ghost" data-cancel="${esc(s.id)}">${esc(t('lobby.cancel'))}</button>`
       : `<button type="button" data-accept="${esc(s.id)}">${esc(t('lobby.accept'))}</button>`;
     return `<div class="seekrow" data-seek="${esc(s.id)}">
-      <strong>${esc(s.title)}</strong> <span>${esc(s.spec)}</span>
+      <strong>${esc(specText(s.spec))}</strong>
       <span>${esc(t('lobby.by', { name: s.creator }))}: ${esc(seats)}</span>
       <span class="muted">${esc(tags)}</span> ${action}
       ${s.mine && (s.unlisted || s.to) ? `<input readonly class="link" aria-label="${esc(t('lobby.link'))}" value="${esc(`${location.origin}/#/lobby/${s.id}`)}">` : ''}

@@ -3,7 +3,32 @@
 // that starts games (the new-game page, the lobby's seek, the tournament
 // form), so they offer the same choices and write the same specs.
 import { esc, gameText } from './util.js';
-import { t } from './i18n.js';
+import { t, hasKey } from './i18n.js';
+
+/** An option's name in the user's words (`chain_jumps`: "chain jumps"). */
+export const optionName = (key) => (hasKey(`optionNames.${key}`) ? t(`optionNames.${key}`) : key.replaceAll('_', ' '));
+/** A value of an option in the user's words (`warrior`: "guerrier"). */
+export const valueText = (value) => (hasKey(`optionValues.${value}`) ? t(`optionValues.${value}`) : value);
+
+/**
+ * A spec string (`gildervaik(mode=warrior)`) in the user's words: the
+ * game's title, then each option off its default, named and valued.
+ */
+export function specText(spec) {
+  const [, name = spec, opts = ''] = /^([a-z_]+)(?:\((.*)\))?$/.exec(spec || '') || [];
+  const title = gameText(name, 'title', name);
+  const words = opts.split(',').filter(Boolean).map((pair) => {
+    const [key, value = ''] = pair.split('=');
+    return t('options.pair', { name: optionName(key.trim()), value: valueText(value.trim()) });
+  });
+  return words.length ? `${title} (${words.join(', ')})` : title;
+}
+
+/** A rating pool (`gildervaik(mode=warrior)/correspondence`) in the user's words. */
+export function poolText(pool) {
+  const [spec, speed] = String(pool).split('/');
+  return speed === 'correspondence' ? t('options.correspondencePool', { game: specText(spec) }) : specText(spec);
+}
 
 /** The control of one rule option, built from its kind (catalog data). */
 function optionInput(o) {
@@ -11,7 +36,7 @@ function optionInput(o) {
   const key = `data-key="${esc(o.key)}"`;
   const kind = o.kind;
   const select = (choices) => `<select id="${id}" ${key}>${choices
-    .map((c) => `<option value="${esc(c)}"${c === o.default ? ' selected' : ''}>${esc(c)}</option>`).join('')}</select>`;
+    .map((c) => `<option value="${esc(c)}"${c === o.default ? ' selected' : ''}>${esc(valueText(c))}</option>`).join('')}</select>`;
   const number = (value, extra = '') => `<input id="${id}" ${key} type="number" step="1" min="${kind.min}" max="${kind.max}" value="${esc(value)}" required${extra}>`;
   switch (kind.type) {
     case 'bool': return `<input id="${id}" ${key} type="checkbox"${o.default === 'true' ? ' checked' : ''}>`;
@@ -28,7 +53,7 @@ function optionInput(o) {
 
 function optionField(game, o) {
   const help = gameText(game, `options.${o.key}`, o.help);
-  return `<div class="opt" title="${esc(help)}"><label for="opt-${esc(o.key)}">${esc(o.key.replaceAll('_', ' '))}</label>${optionInput(o)}<small>${esc(help)}</small></div>`;
+  return `<div class="opt" title="${esc(help)}"><label for="opt-${esc(o.key)}">${esc(optionName(o.key))}</label>${optionInput(o)}<small>${esc(help)}</small></div>`;
 }
 
 /** The controls of every option of catalog game `g` (or a line saying it has none). */

@@ -1,7 +1,8 @@
 // A player's page: wins, draws and losses per game, games in progress and
 // finished games (paged).
 import { api } from './api.js';
-import { esc, levelLabel, sideLabel } from './util.js';
+import { esc, levelLabel, sideLabel, gameText } from './util.js';
+import { specText, poolText } from './options.js';
 import { t } from './i18n.js';
 
 /** A seat's player as lists show them: whoever left it, the AI's level, the side, or the name. */
@@ -31,13 +32,22 @@ export function outcomeText(g, user) {
   return t(`profile.outcome.${outcome}`, { how, others });
 }
 
+/** A finished game's result in words: `win 2` (seats from 1, as in records) names the side. */
+export function resultText(g) {
+  const win = /^win (\d+)$/.exec(g.result || '');
+  const side = win && g.players[Number(win[1]) - 1]?.side;
+  if (side) return t('home.won', { side: sideLabel(g.game, side) });
+  if (/^draw/.test(g.result || '')) return t('home.drawn');
+  return t('home.over', { result: g.result });
+}
+
 /** Lines of a list of games; finished ones say how they went for `user`, if given. */
 export function gameRows(games, user) {
   return games.map((g) => `
     <a class="gamerow" href="#/game/${g.id}">
-      <strong>${esc(g.title)}</strong>
-      <span>${g.players.map((p) => esc(p.name) + (p.bot ? ` (${esc(t('players.bot'))})` : '')).join(' · ')}</span>
-      <span class="muted">${esc(g.over ? outcomeText(g, user) ?? t('home.over', { result: g.result }) : t('moves.ply', { n: g.ply }))}</span>
+      <strong>${esc(specText(g.spec))}</strong>
+      <span>${g.players.map((p) => esc(seatName(g, p)) + (p.bot ? ` (${esc(t('players.bot'))})` : '')).join(' · ')}</span>
+      <span class="muted">${esc(g.over ? outcomeText(g, user) ?? resultText(g) : t('moves.ply', { n: g.ply }))}</span>
     </a>`).join('');
 }
 
@@ -62,14 +72,14 @@ export async function profilePage(main, name) {
   const p = await api(`/api/players/${encodeURIComponent(name)}`);
   const user = p.username.toLowerCase();
   const tally = Object.entries(p.record).map(([game, r]) => `
-    <tr><th scope="row">${esc(game)}</th><td>${r.win}</td><td>${r.draw}</td><td>${r.loss}</td></tr>`).join('');
+    <tr><th scope="row">${esc(gameText(game, 'title', game))}</th><td>${r.win}</td><td>${r.draw}</td><td>${r.loss}</td></tr>`).join('');
   main.innerHTML = `
     <section class="profile">
       <h1>${esc(p.username)}${p.bot ? ` <em>${esc(t('players.bot'))}</em>` : ''}</h1>
       <p class="muted">${esc(t('profile.since', { date: new Date(p.created).toLocaleDateString() }))}</p>
       ${Object.keys(p.ratings).length ? `<h2>${esc(t('profile.ratings'))}</h2><table class="tally">
         <thead><tr><th scope="col">${esc(t('profile.pool'))}</th><th scope="col">${esc(t('profile.rating'))}</th><th scope="col">${esc(t('profile.games'))}</th></tr></thead>
-        <tbody>${Object.entries(p.ratings).map(([pool, r]) => `<tr><th scope="row"><a href="#/leaderboard/${encodeURIComponent(pool)}">${esc(pool)}</a></th><td>${r.rating}${r.provisional ? '?' : ''}</td><td>${r.games}</td></tr>
+        <tbody>${Object.entries(p.ratings).map(([pool, r]) => `<tr><th scope="row"><a href="#/leaderboard/${encodeURIComponent(pool)}">${esc(poolText(pool))}</a></th><td>${r.rating}${r.provisional ? '?' : ''}</td><td>${r.games}</td></tr>
           <tr><td colspan="3">${ratingChart(r.history)}</td></tr>`).join('')}</tbody></table>` : ''}
       <table class="tally">
         <thead><tr><th scope="col">${esc(t('profile.game'))}</th><th scope="col">${esc(t('profile.wins'))}</th><th scope="col">${esc(t('profile.draws'))}</th><th scope="col">${esc(t('profile.losses'))}</th></tr></thead>
@@ -97,7 +107,7 @@ export async function leaderboardPage(main, pool) {
   const rows = await api(`/api/leaderboard?pool=${encodeURIComponent(pool)}`);
   main.innerHTML = `
     <section class="profile">
-      <h1>${esc(t('profile.leaderboard', { pool }))}</h1>
+      <h1>${esc(t('profile.leaderboard', { pool: poolText(pool) }))}</h1>
       <table class="tally"><thead><tr><th scope="col">#</th><th scope="col">${esc(t('account.username'))}</th><th scope="col">${esc(t('profile.rating'))}</th><th scope="col">${esc(t('profile.games'))}</th></tr></thead>
       <tbody>${rows.map((r, i) => `<tr><td>${i + 1}</td><td><a href="#/@/${esc(r.username)}">${esc(r.username)}</a></td><td>${r.rating}</td><td>${r.games}</td></tr>`).join('') || `<tr><td colspan="4">${esc(t('profile.noneYet'))}</td></tr>`}</tbody></table>
     </section>`;

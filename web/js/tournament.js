@@ -3,9 +3,9 @@
 // round with a link to each game (and to one's own game in progress), and
 // the standings, polled every few seconds while the page is open.
 import { api } from './api.js';
-import { esc } from './util.js';
+import { esc, gameText } from './util.js';
 import { t } from './i18n.js';
-import { optionFields, wireOptions, specFrom } from './options.js';
+import { optionFields, wireOptions, specFrom, specText } from './options.js';
 
 /** How often an open tournament page asks again. */
 const POLL_MS = 3000;
@@ -19,7 +19,7 @@ function summaryRow(s) {
   const length = s.format === 'arena' ? t('tournament.minutes', { count: s.minutes }) : t('tournament.rounds', { count: s.rounds_total });
   return `<a class="gamerow" href="#/tournament/${esc(s.id)}">
     <strong>${esc(s.name)}</strong>
-    <span>${esc(s.title)} · ${esc(t(`tournament.formats.${s.format}`))} · ${esc(clockText(s.clock))} · ${esc(length)}</span>
+    <span>${esc(specText(s.spec))} · ${esc(t(`tournament.formats.${s.format}`))} · ${esc(clockText(s.clock))} · ${esc(length)}</span>
     <span class="muted">${esc(t('tournament.players', { count: s.count }))} · ${esc(when(s.starts))} · ${esc(t('lobby.by', { name: s.creator }))}</span>
   </a>`;
 }
@@ -36,7 +36,7 @@ export class TournamentsPage {
     const list = await api('/api/tournaments');
     const games = this.catalog.games
       .filter((g) => g.sides.length === 2 || g.sides.length === 3)
-      .map((g) => `<option value="${esc(g.name)}" data-seats="${g.sides.length}">${esc(g.title)}</option>`).join('');
+      .map((g) => `<option value="${esc(g.name)}" data-seats="${g.sides.length}">${esc(gameText(g.name, 'title', g.title))}</option>`).join('');
     const clocks = CLOCKS.map(([i, inc]) => `<option value="${i}:${inc}">${i / 60}+${inc}</option>`).join('');
     const section = (title, items) => `<h2>${esc(title)}</h2><div class="list">${items.length ? items.map(summaryRow).join('') : esc(t('tournament.none'))}</div>`;
     const form = this.me.username ? `
@@ -180,7 +180,7 @@ export class TournamentPage {
     const html = `<section class="lobby tournament">
       <p><a href="#/tournaments">${esc(t('tournament.all'))}</a></p>
       <h1>${esc(v.name)}</h1>
-      <p>${esc(v.title)} (${esc(v.spec)}) · ${esc(t(`tournament.formats.${v.format}`))} · ${esc(clockText(v.clock))} · ${esc(length)} · ${esc(v.rated ? t('tournament.ratedTag') : t('tournament.casualTag'))}${v.bots ? ` · ${esc(t('tournament.botsTag'))}` : ''}</p>
+      <p>${esc(specText(v.spec))} · ${esc(t(`tournament.formats.${v.format}`))} · ${esc(clockText(v.clock))} · ${esc(length)} · ${esc(v.rated ? t('tournament.ratedTag') : t('tournament.casualTag'))}${v.bots ? ` · ${esc(t('tournament.botsTag'))}` : ''}</p>
       <p><strong>${esc(status)}</strong> · ${esc(v.status === 'upcoming' ? t('tournament.starts', { time: when(v.starts) }) : t('tournament.started', { time: when(v.starts) }))} · ${esc(t('tournament.players', { count: v.count }))} ${action}</p>
       ${mine}
       <h2>${esc(t('tournament.standings'))}</h2>

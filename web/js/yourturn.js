@@ -4,7 +4,7 @@
 // notification for a game that newly awaits while the page is hidden, if
 // the player allowed them.
 import { api } from './api.js';
-import { esc } from './util.js';
+import { esc, gameText } from './util.js';
 import { t } from './i18n.js';
 import { gameRows } from './profile.js';
 
@@ -25,7 +25,7 @@ export function newlyAwaiting(before, games) {
 function notify(games) {
   if (!('Notification' in window) || Notification.permission !== 'granted') return;
   for (const g of games) {
-    try { new Notification(t('app.title'), { body: t('notify.yourTurn', { game: g.title }), tag: g.id }); } catch { /* not here */ }
+    try { new Notification(t('app.title'), { body: t('notify.yourTurn', { game: gameText(g.game, 'title', g.title) }), tag: g.id }); } catch { /* not here */ }
   }
 }
 

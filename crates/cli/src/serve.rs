@@ -34,13 +34,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let defaults = tabula_server::guard::GuardConfig::default();
+    let defaults = tabula_server::common::GuardConfig::default();
     let config = tabula_server::ServeConfig {
         addr: args.addr,
         db: args.db,
         rounds: tabula_server::RoundConfig {
             ai_pause: std::time::Duration::from_millis(args.ai_pause_ms),
-            guard: tabula_server::guard::GuardConfig {
+            guard: tabula_server::common::GuardConfig {
                 ai_workers: args.ai_workers.unwrap_or(defaults.ai_workers),
                 allowed_origins: args.allowed_origins,
                 trust_proxy: args.trust_proxy,

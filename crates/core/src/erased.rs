@@ -19,6 +19,10 @@ pub struct Played {
     pub text: String,
     /// What it did (all false for a chance outcome).
     pub facts: ActionFacts,
+    /// The cells it passed through when its text names only some
+    /// ([`Game::action_route`]); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<String>,
 }
 
 /// One game in progress, whatever the game.
@@ -39,6 +43,11 @@ pub trait AnyGame: Send + Sync {
     fn legal_actions(&self) -> Vec<String>;
     /// Chance outcomes with probabilities (empty unless a chance node).
     fn chance_outcomes(&self) -> Vec<(String, f64)>;
+    /// See [`Game::end_reason`].
+    fn end_reason(&self) -> Option<&'static str>;
+    /// The legal actions whose text leaves out cells they pass through,
+    /// each with its route ([`Game::action_route`]).
+    fn legal_routes(&self) -> Vec<(String, Vec<String>)>;
     /// Check and play one action given as text; returns its canonical text
     /// and what it did (judged before it is played). On error nothing
     /// changes.
@@ -147,15 +156,34 @@ impl<G: Game> AnyGame for Erased<G> {
             .map(|(a, p)| (self.state.action_text(a), p))
             .collect()
     }
+    fn end_reason(&self) -> Option<&'static str> {
+        self.state.end_reason()
+    }
+    fn legal_routes(&self) -> Vec<(String, Vec<String>)> {
+        if !matches!(self.state.turn(), Turn::Player(_)) {
+            return Vec::new();
+        }
+        self.state
+            .actions_here()
+            .into_iter()
+            .filter_map(|a| {
+                let route = self.state.action_route(a);
+                (!route.is_empty()).then(|| (self.state.action_text(a), route))
+            })
+            .collect()
+    }
     fn play_text(&mut self, text: &str) -> Result<Played, Error> {
         let action = self.state.parse_action(text)?;
-        let facts = match self.state.turn() {
-            Turn::Player(_) => self.state.action_facts(action),
-            Turn::Chance | Turn::Over => ActionFacts::default(),
+        let (facts, route) = match self.state.turn() {
+            Turn::Player(_) => (
+                self.state.action_facts(action),
+                self.state.action_route(action),
+            ),
+            Turn::Chance | Turn::Over => (ActionFacts::default(), Vec::new()),
         };
         let text = self.state.action_text(action);
         self.state.apply(action);
-        Ok(Played { text, facts })
+        Ok(Played { text, facts, route })
     }
     fn sample_chance(&self, rng: &mut dyn RngCore) -> Option<String> {
         if self.state.turn() != Turn::Chance {

@@ -21,7 +21,20 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     pub kind: ErrorKind,
+    /// The English line (the CLI shows it; the server sends it as `error`).
     pub message: String,
+    /// Why, as a stable code with the values it names, for clients that say
+    /// it in their own language (docs/api.md lists the codes); `None` when
+    /// only the English line says it.
+    pub reason: Option<Reason>,
+}
+
+/// A refusal's stable code (`cannot_reach`) and the values it names
+/// (`from`, `to`), so that a client can word it in any language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    pub code: &'static str,
+    pub vars: Vec<(&'static str, String)>,
 }
 
 impl Error {
@@ -29,7 +42,34 @@ impl Error {
         Error {
             kind,
             message: message.into(),
+            reason: None,
         }
+    }
+    /// This error with its reason: `code` and the values it names.
+    pub fn because<const N: usize>(
+        mut self,
+        code: &'static str,
+        vars: [(&'static str, String); N],
+    ) -> Self {
+        self.reason = Some(Reason {
+            code,
+            vars: vars.into(),
+        });
+        self
+    }
+    /// No action was written (reason `empty`).
+    pub fn empty_action() -> Self {
+        Self::notation("empty action").because("empty", [])
+    }
+    /// `action` cannot be played: the game is over (reason `over`).
+    pub fn game_over(action: &str) -> Self {
+        Self::illegal(format!("`{action}`: the game is over"))
+            .because("over", [("action", action.into())])
+    }
+    /// `action` reads well but is not a legal action here (reason `not_legal`).
+    pub fn not_legal(action: &str) -> Self {
+        Self::illegal(format!("`{action}` is not legal here"))
+            .because("not_legal", [("action", action.into())])
     }
     pub fn spec(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Spec, message)

@@ -262,6 +262,19 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The action in the game's notation.
     fn action_text(&self, action: Self::Action) -> String;
+    /// How a game over on the board ended, as a stable code for the words
+    /// a client shows (`conquest`, `move_limit`; docs/api.md lists them);
+    /// `None` while the game is on, or when the outcome says it all.
+    fn end_reason(&self) -> Option<&'static str> {
+        None
+    }
+    /// The cells the legal player action `action` passes through, from its
+    /// start to its end, in the game's cell names, when its notation leaves
+    /// some out (a Gildervaik chain jump is written by its two ends): for
+    /// boards that draw the path. Empty when the notation says it all.
+    fn action_route(&self, _action: Self::Action) -> Vec<String> {
+        Vec::new()
+    }
     /// What the legal player action `action` does, judged in this position
     /// (before it is played). Not for hot loops: it may play the action on a
     /// copy. The default, all false, fits games without captures.

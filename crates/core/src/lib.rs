@@ -18,7 +18,7 @@ pub mod registry;
 pub mod zobrist;
 
 pub use erased::{AnyGame, Erased, Played};
-pub use error::{Error, ErrorKind};
+pub use error::{Error, ErrorKind, Reason};
 pub use game::{ActionFacts, Evaluate, Game, GameType, Outcome, Player, PlayerSet, Turn};
 pub use options::{OptionDef, OptionKind, OptionValues, RawSpec};
 pub use perft::{

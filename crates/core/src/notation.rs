@@ -8,13 +8,13 @@ use crate::game::{Game, Turn};
 pub fn parse_by_listing<G: Game>(game: &G, text: &str) -> Result<G::Action, Error> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(Error::notation("empty action"));
+        return Err(Error::empty_action());
     }
     if game.turn() == Turn::Over {
-        return Err(Error::illegal(format!("`{text}`: the game is over")));
+        return Err(Error::game_over(text));
     }
     game.actions_here()
         .into_iter()
         .find(|&a| game.action_text(a).eq_ignore_ascii_case(text))
-        .ok_or_else(|| Error::illegal(format!("`{text}` is not legal here")))
+        .ok_or_else(|| Error::not_legal(text))
 }

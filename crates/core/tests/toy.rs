@@ -727,7 +727,8 @@ fn play_text_gives_the_canonical_text_and_the_facts() {
         roll,
         Played {
             text: "roll1".into(),
-            facts: ActionFacts::default()
+            facts: ActionFacts::default(),
+            route: Vec::new(),
         }
     );
     let before = g.position();

@@ -94,6 +94,17 @@ impl Game for Dragonchess {
         }
     }
 
+    /// Mate, stalemate, or a draw rule: the status says which.
+    fn end_reason(&self) -> Option<&'static str> {
+        match self.status() {
+            Status::Playing => None,
+            Status::Checkmate => Some("checkmate"),
+            Status::Stalemate => Some("stalemate"),
+            Status::Repetition => Some("repetition"),
+            Status::NoCapture => Some("no_capture"),
+        }
+    }
+
     /// The long notation with `+` for check and `#` for mate.
     fn action_text(&self, m: Move) -> String {
         let Some(piece) = self.piece_at(m.from) else {
@@ -127,51 +138,67 @@ impl Game for Dragonchess {
             (Err(_), Some((from, to))) => self.written(from, to),
             (Err(e), None) => return Err(e),
         };
+        let text = text.trim();
         if self.turn() == Turn::Over {
-            return Err(Error::illegal(format!(
-                "`{}`: the game is over",
-                text.trim()
-            )));
+            return Err(Error::game_over(text));
         }
-        let illegal = |why: String| Error::illegal(format!("`{}`: {why}", text.trim()));
-        let piece = self
-            .piece_at(w.from)
-            .ok_or_else(|| illegal(format!("no piece on {}", w.from)))?;
+        let illegal = |why: String| Error::illegal(format!("`{text}`: {why}"));
+        let act = || ("action", text.to_string());
+        let (from, to) = (w.from.to_string(), w.to.to_string());
+        let piece = self.piece_at(w.from).ok_or_else(|| {
+            illegal(format!("no piece on {from}"))
+                .because("no_piece", [act(), ("square", from.clone())])
+        })?;
         if piece.side != self.side {
-            return Err(illegal(format!(
-                "the piece on {} is not {}'s",
-                w.from,
-                side_name(self.side)
-            )));
+            let side = side_name(self.side);
+            return Err(
+                illegal(format!("the piece on {from} is not {side}'s")).because(
+                    "not_yours",
+                    [act(), ("square", from), ("side", side.into())],
+                ),
+            );
         }
         if piece.kind != w.kind {
+            let (held, written) = (piece.kind.letter(), w.kind.letter());
+            let name = piece.kind.name();
             return Err(illegal(format!(
-                "{} holds piece `{}` ({}), not `{}`",
-                w.from,
-                piece.kind.letter(),
-                piece.kind.name(),
-                w.kind.letter()
-            )));
+                "{from} holds piece `{held}` ({name}), not `{written}`"
+            ))
+            .because(
+                "wrong_piece",
+                [
+                    act(),
+                    ("square", from),
+                    ("piece", held.into()),
+                    ("written", written.into()),
+                ],
+            ));
         }
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
         let m = legal
             .into_iter()
             .find(|m| m.from == w.from && m.to == w.to)
-            .ok_or_else(|| illegal(format!("{} cannot go to {} here", w.from, w.to)))?;
+            .ok_or_else(|| {
+                illegal(format!("{from} cannot go to {to} here"))
+                    .because("cannot_reach", [act(), ("from", from), ("to", to)])
+            })?;
         if m.is_capture() != w.capture {
-            return Err(illegal(if m.is_capture() {
-                "a capture is written with `x`".to_string()
+            return Err(if m.is_capture() {
+                illegal("a capture is written with `x`".into()).because("write_x", [act()])
             } else {
-                "a move without capture is written with `-`".to_string()
-            }));
+                illegal("a move without capture is written with `-`".into())
+                    .because("write_dash", [act()])
+            });
         }
         if m.is_promotion() != w.promotion {
-            return Err(illegal(if m.is_promotion() {
-                "the Warrior promotes: write `=H`".to_string()
+            return Err(if m.is_promotion() {
+                illegal("the Warrior promotes: write `=H`".into())
+                    .because("write_promotion", [act()])
             } else {
-                "only a Warrior reaching its last rank promotes".to_string()
-            }));
+                illegal("only a Warrior reaching its last rank promotes".into())
+                    .because("no_promotion", [act()])
+            });
         }
         Ok(m)
     }

@@ -86,6 +86,7 @@ pub fn parse(text: &str) -> Result<Written, Error> {
         Error::notation(format!(
             "`{t}`: expected a move like `W2e2-2e3`, `R3f5x2f4`, `W2c7-2c8=H` or `2e22e3`"
         ))
+        .because("unreadable", [("action", t.into())])
     };
     // Only ASCII from here on, so byte offsets are char boundaries.
     if !t.is_ascii() {

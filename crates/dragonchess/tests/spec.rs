@@ -322,6 +322,7 @@ fn checkmate_wins_and_stalemate_draws() {
     assert_eq!(g.status(), Status::Checkmate);
     assert_eq!(g.turn(), Turn::Over);
     assert_eq!(g.outcome(), Some(Outcome::Win(Player(0))));
+    assert_eq!(g.end_reason(), Some("checkmate"));
     // Without the Griffin the King escapes to the Sky.
     let g = game(
         &[
@@ -342,6 +343,7 @@ fn checkmate_wins_and_stalemate_draws() {
     assert!(!g.in_check());
     assert_eq!(g.status(), Status::Stalemate);
     assert_eq!(g.outcome(), Some(Outcome::Draw(PlayerSet::all(2))));
+    assert_eq!(g.end_reason(), Some("stalemate"));
 }
 
 #[test]
@@ -462,4 +464,37 @@ fn short_forms_name_the_same_moves_as_the_long_form() {
     for text in ["", "2c7", "2c72d", "2c7/2d8", "9z92d8", "2c72d8q", "ééé2d8"] {
         assert!(g.parse_action(text).is_err(), "{text}");
     }
+}
+
+/// A refused move names its reason as a code with its values, for clients
+/// that say it in their own words; the English line stays for the CLI.
+#[test]
+fn refusals_give_a_reason_code_and_its_values() {
+    let g = Dragonchess::new_game(&Options::default()).unwrap();
+    let why = |text: &str| {
+        let e = g.parse_action(text).unwrap_err();
+        let reason = e.reason.clone().expect("a reason");
+        let vars: Vec<String> = reason
+            .vars
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        (e.to_string(), reason.code, vars.join(" "))
+    };
+    assert_eq!(
+        why("W2e2-2e5"),
+        (
+            "illegal action: `W2e2-2e5`: 2e2 cannot go to 2e5 here".to_string(),
+            "cannot_reach",
+            "action=W2e2-2e5 from=2e2 to=2e5".to_string()
+        )
+    );
+    assert_eq!(why("W2e4-2e5").1, "no_piece");
+    assert_eq!(why("W2e7-2e6").2, "action=W2e7-2e6 square=2e7 side=Gold");
+    assert_eq!(
+        why("O2e2-2e3").2,
+        "action=O2e2-2e3 square=2e2 piece=W written=O"
+    );
+    assert_eq!(why("W2e2x2e3").1, "write_dash");
+    assert_eq!(why("zz").1, "unreadable");
 }

@@ -122,6 +122,17 @@ impl Game for Gildervaik {
         }
     }
 
+    fn end_reason(&self) -> Option<&'static str> {
+        self.result.and(Some(self.why_over()))
+    }
+
+    fn action_route(&self, action: Move) -> Vec<String> {
+        self.jump_route(action)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
     fn parse_action(&self, text: &str) -> Result<Move, Error> {
         self.read_move(text)
     }

@@ -161,6 +161,25 @@ impl Gildervaik {
         }
     }
 
+    /// Why the game is over (read from the position, as
+    /// [`Self::readable_result`]): `conquest` (ten pawns gathered),
+    /// `last_player` (the others eliminated or captured), `all_passed`,
+    /// `move_limit` (conquest's ply cap) or `no_capture_limit` (warrior).
+    pub(crate) fn why_over(&self) -> &'static str {
+        let conquered = (0..3).any(|s| self.has_conquered(s));
+        if self.opts.mode == Mode::Conquest && conquered {
+            "conquest"
+        } else if self.remaining_count() == 1 {
+            "last_player"
+        } else if self.counters.passes >= self.remaining_count() {
+            "all_passed"
+        } else if self.opts.mode == Mode::Conquest {
+            "move_limit"
+        } else {
+            "no_capture_limit"
+        }
+    }
+
     /// Hand the turn to the next player with pawns after `seat`; with
     /// `blocked_player=eliminated`, remove blocked players on the way.
     pub(crate) fn pass_turn_on(&mut self, seat: Seat) {

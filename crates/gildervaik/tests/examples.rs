@@ -39,6 +39,37 @@ fn e1_opening_has_22_steps_for_each_player_in_both_modes() {
 
 const E2: &str = "A:e3,e5 B:e6,f5 C:f7,g6 / A";
 
+/// A chain jump is written by its ends; its route names every landing, and
+/// is itself a path the notation accepts for the same move. One jump and
+/// steps have none (their text says it all).
+#[test]
+fn e2_chain_jumps_have_routes_through_their_landings() {
+    let g = game("gildervaik", E2);
+    let route = |text: &str| g.action_route(g.parse_action(text).unwrap()).join("-");
+    assert_eq!(route("e5-g7"), "e5-e7-g7");
+    assert_eq!(route("e5-g3"), "e5-g9-g3");
+    for single in ["e5-e7", "e5-g9", "e5-d5", "e3-e4"] {
+        assert_eq!(route(single), "", "{single}");
+    }
+    let mut chains = 0;
+    for m in g.actions_here() {
+        let cells = g.action_route(m);
+        if cells.is_empty() {
+            continue;
+        }
+        chains += 1;
+        assert!(cells.len() > 2);
+        assert_eq!(g.parse_action(&cells.join("-")), Ok(m), "{cells:?}");
+    }
+    assert_eq!(chains, 3, "e5-g3, e5-g5, e5-g7");
+    // Warrior capture paths are written in full: no route.
+    let w = game("gildervaik(mode=warrior)", "A:e5,h3 B:e6 C:f8,h2 / A");
+    assert!(w
+        .actions_here()
+        .iter()
+        .all(|&m| w.action_route(m).is_empty()));
+}
+
 #[test]
 fn e2_conquest_jumps_default() {
     let g = game("gildervaik", E2);
@@ -248,4 +279,26 @@ fn e6c_warrior_no_capture_limit_ranks_by_pawns() {
     let mut by_caps = game("gildervaik(mode=warrior,limit_rank=captures)", pos);
     play(&mut by_caps, "a1-b2");
     assert_eq!(by_caps.outcome(), Some(Outcome::Win(Player(2))));
+}
+
+/// How a game ended, in the game's terms (the web says it): a conquest,
+/// the last player left, the warrior no-capture limit; nothing while on.
+#[test]
+fn end_reasons_name_how_the_game_ended() {
+    let mut g = game("gildervaik", E5);
+    assert_eq!(g.end_reason(), None);
+    play(&mut g, "h12-h13");
+    assert_eq!(g.end_reason(), Some("conquest"));
+    let pos = "A:a1,b1,b3,c1,c3,c5 B:g13,h13,h15,i13,i15,i17 C:g1,h1,h3 / A nocap=89 caps=1,2,12";
+    let mut w = game("gildervaik(mode=warrior)", pos);
+    play(&mut w, "a1-b2");
+    assert_eq!(w.end_reason(), Some("no_capture_limit"));
+    // B's last pawn taken, then C's: A is the last player left.
+    let mut last = game("gildervaik(mode=warrior)", "A:e5 B:e6 / A");
+    let m = last.actions_here()[0];
+    last.apply(m);
+    assert_eq!(
+        (last.outcome(), last.end_reason()),
+        (Some(Outcome::Win(Player(0))), Some("last_player"))
+    );
 }

@@ -45,3 +45,26 @@ fn facts_agree_with_the_notation_and_the_board_in_random_games() {
         assert_eq!(before.action_facts(m), ActionFacts::default());
     });
 }
+
+/// In random conquest games (long jumps too), every move the notation
+/// writes by its ends that passes other landings has a route: a chain the
+/// notation accepts for that very move, landing nowhere twice.
+#[test]
+fn chain_routes_are_legal_paths_of_their_move_in_random_games() {
+    let starts: [Gildervaik; 2] = [
+        game("gildervaik", "start"),
+        game("gildervaik(conquest_long_jumps=true)", "start"),
+    ];
+    let mut chains = 0;
+    visit_random_play(&starts, 3, 11, |before, m, _| {
+        let route = before.action_route(m);
+        if route.is_empty() {
+            return;
+        }
+        chains += 1;
+        let distinct: std::collections::HashSet<_> = route.iter().collect();
+        assert_eq!(distinct.len(), route.len(), "{route:?}");
+        assert_eq!(before.parse_action(&route.join("-")), Ok(m), "{route:?}");
+    });
+    assert!(chains > 5, "too few chains: {chains}");
+}

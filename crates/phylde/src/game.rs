@@ -80,6 +80,30 @@ impl Game for Phylde {
         self.result
     }
 
+    /// Read from the finished position, in the order of spec §7: a King
+    /// surrounded, a side without an action, then the draw rules (the
+    /// repetition last: the others are seen on the board).
+    fn end_reason(&self) -> Option<&'static str> {
+        let result = self.result?;
+        let o = &self.options;
+        Some(
+            if self.is_surrounded(Side::South) || self.is_surrounded(Side::North) {
+                "surround"
+            } else if matches!(result, Outcome::Win(_)) {
+                "no_move"
+            } else if self.no_capture >= o.no_capture_turns {
+                "no_capture"
+            } else if o.material_draw
+                && self.material(Side::South) < 4
+                && self.material(Side::North) < 4
+            {
+                "material"
+            } else {
+                "repetition"
+            },
+        )
+    }
+
     fn action_text(&self, action: Action) -> String {
         self.action_token(action)
     }

@@ -36,18 +36,22 @@ impl Phylde {
         let action = read_token(text)?;
         let shown = text.trim();
         if self.result.is_some() {
-            return Err(Error::illegal(format!("`{shown}`: the game is over")));
+            return Err(Error::game_over(shown));
         }
         let mut legal = Vec::new();
         self.generate(&mut legal);
         if !legal.contains(&action) {
-            return Err(Error::illegal(format!("`{shown}` is not legal here")));
+            return Err(Error::not_legal(shown));
         }
         let wanted = self.action_token(action);
         if !wanted.eq_ignore_ascii_case(shown) {
             return Err(Error::illegal(format!(
                 "`{shown}` does not match the board: write `{wanted}`"
-            )));
+            ))
+            .because(
+                "write_instead",
+                [("action", shown.into()), ("wanted", wanted)],
+            ));
         }
         Ok(action)
     }
@@ -61,6 +65,7 @@ fn read_token(text: &str) -> Result<Action, Error> {
             "`{}`: expected e.g. `e5-e6`, `e5xe6`, `c3*c5`, `i1+-i2+` or `end`",
             text.trim()
         ))
+        .because("unreadable", [("action", text.trim().into())])
     };
     if t == "end" {
         return Ok(Action::EndTurn);

@@ -148,8 +148,10 @@ fn e7_surround_completed_mid_turn() {
     assert!(!g.is_surrounded(Side::North));
     assert_eq!(g.surround_pressure(Side::North), 3, "k10 is unattacked");
     let mut after = g.clone();
+    assert_eq!(after.end_reason(), None);
     play(&mut after, "l8-l9");
     assert_eq!(after.outcome(), Some(Outcome::Win(Player(0))));
+    assert_eq!(after.end_reason(), Some("surround"));
     assert_eq!(after.turn(), Turn::Over);
     assert!(after.actions_here().is_empty(), "no `end` after a win");
 }

@@ -195,11 +195,12 @@ async fn play_one(
     deadline: Instant,
     stats: &Mutex<Stats>,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let game = app.registry.create(name, None)?;
+    let game = app.rounds.registry.create(name, None)?;
     let seats = (0..game.num_players())
         .map(|_| SeatRequest::human())
         .collect();
     let created = app
+        .rounds
         .create(
             NewGame {
                 seats,

@@ -61,6 +61,7 @@ async fn server(watchers: usize, moves: usize) -> Result<(), Error> {
     let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
     tokio::spawn(async move { axum::serve(listener, service).await });
     let created = app
+        .rounds
         .create(
             NewGame {
                 seats: vec![SeatRequest::human(), SeatRequest::human()],
@@ -98,7 +99,7 @@ async fn server(watchers: usize, moves: usize) -> Result<(), Error> {
             println!(
                 "{watchers} idle watchers: server RSS {before:.1} MB -> {with:.1} MB, {:.1} KB per watcher; {} games live",
                 (with - before) * 1024.0 / watchers as f64,
-                app.live_games()
+                app.rounds.live_games()
             );
             writeln!(to_child, "go")?;
         } else {

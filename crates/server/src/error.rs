@@ -141,8 +141,14 @@ pub fn code_of(e: &RoundError) -> (&'static str, Vec<(&'static str, String)>) {
                 ErrorKind::Illegal => "illegal_move",
                 ErrorKind::Record => "bad_record",
             };
-            // The rules' own words: each game writes them, in English.
-            return (code, vec![("detail", e.message.clone())]);
+            // The rules' own words, in English, and their reason's code
+            // with its values, for clients that word it themselves.
+            let mut vars = vec![("detail", e.message.clone())];
+            if let Some(why) = &e.reason {
+                vars.push(("reason", why.code.to_string()));
+                vars.extend(why.vars.iter().cloned());
+            }
+            return (code, vars);
         }
         RoundError::BadRequest(_) => "bad_request",
         RoundError::AiSeat => "ai_seat",

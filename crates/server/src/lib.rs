@@ -1,32 +1,37 @@
 //! Tabula's web app: every registered game playable in the browser, against
-//! the AI or other people. Its rooms, after lila's modules:
+//! the AI or other people. Its rooms, after lila's modules, each a service
+//! with a narrow door (`docs/architecture.md` draws who uses whom; a test
+//! keeps the directions):
 //!
-//! - `protocol`: every request, answer and live message, typed;
-//! - `round`: games in progress: pure logic (`round::state`), one owner
-//!   task per live game (`round::actor`), one way to end a game
-//!   (`round::finish`);
-//! - `app`: the entry points handlers call; games loaded on demand;
+//! - `common`: the shared core every module may use: the one clock, ids
+//!   and secrets, configuration, rate limits;
 //! - `store`: SQLite or PostgreSQL, every action stored before it is
-//!   acknowledged;
-//! - `api` / `ws`: the JSON API and the live channel of a game;
-//! - `user`: accounts, sessions, rate limits, profiles (lila's `user`);
+//!   acknowledged; `protocol`: every request, answer and live message,
+//!   typed; `ai`: the one pool of threads that thinks for AI seats;
+//! - `round`: games in progress (lila's `round`): pure logic
+//!   (`round::state`), one owner task per live game (`round::actor`), one
+//!   way to end a game (`round::finish`), storage (`round::repo`) and the
+//!   door, `round::Rounds`;
+//! - `user`: accounts, sessions, devices, tokens, revocation (lila's `user`);
+//! - `guard`: rate limits, live channels per address, quotas on new games;
+//! - `bot`: bot accounts and the bot API's streams (Lichess's Bot API);
 //! - `lobby`: open challenges that start games (lila's `lobby`);
 //! - `rating`: Glicko-2 ratings per pool, updated as rated games end;
 //! - `tournament`: Swiss, arena and tables tournaments (lila's `swiss`
 //!   and `tournament`);
-//! - `bot`: personal API tokens and bot accounts (Lichess's Bot API);
-//! - `ai`: AI seats and hints, and the one pool of workers that computes
-//!   them; `assets`: the UI in `web/` and the rules;
-//! - `guard`: headers, JSON-only bodies, client addresses, quotas,
-//!   metrics and the expiry of abandoned games.
+//! - `error`: refusals with a status and a stable code;
+//! - `app`: builds the services and starts them; `http`: the edge, routes
+//!   and handlers (lila's controllers); `assets`: the UI in `web/` and the
+//!   rules.
 
 pub mod ai;
-pub mod api;
 pub mod app;
 pub mod assets;
 pub mod bot;
+pub mod common;
 pub mod error;
 pub mod guard;
+pub mod http;
 pub mod lobby;
 pub mod protocol;
 pub mod rating;
@@ -34,9 +39,9 @@ pub mod round;
 pub mod store;
 pub mod tournament;
 pub mod user;
-pub mod ws;
 
-pub use app::{App, RoundConfig};
+pub use app::App;
+pub use common::RoundConfig;
 pub use error::ApiError;
 
 use axum::serve::ListenerExt;
@@ -70,7 +75,7 @@ pub async fn build(
     rounds: RoundConfig,
 ) -> Result<(axum::Router, Arc<App>), String> {
     let app = App::open(registry, db, rounds).await?;
-    Ok((api::router(Arc::clone(&app)), app))
+    Ok((http::router(Arc::clone(&app)), app))
 }
 
 /// Log to stderr, one line per event; `RUST_LOG` chooses what (default:
@@ -132,9 +137,9 @@ async fn shutdown_signal() {
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
     init_logging();
     let (router, app) = build(tabula_games::registry(), &config.db, config.rounds).await?;
-    let resumed = app.resume_ai().await?;
+    let resumed = app.rounds.resume_ai().await?;
     tracing::info!(
-        store = app.store_engine(),
+        store = app.rounds.store_engine(),
         resumed,
         "database {}",
         shown_address(&config.db)

@@ -6,12 +6,45 @@
 //! Field names are part of the public API (the web client and outside
 //! scripts rely on them): rename nothing here without a new API version.
 
-use crate::round::{ChatLine, EndReason, Room, SeatKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tabula_ai::AiLevel;
 use tabula_clock::TimeControl;
-use tabula_core::GameType;
+use tabula_core::{EndReason, GameType};
+
+// ---------------------------------------------------------------- shared
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    #[default]
+    Human,
+    Ai,
+}
+
+/// The two chat rooms of a game.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Room {
+    /// Written by the players, read by everyone.
+    Players,
+    /// Written by spectators; the players see it once the game is over.
+    Spectators,
+}
+
+/// One line of a game's chat.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ChatLine {
+    pub room: Room,
+    /// Milliseconds since 1970.
+    pub at: i64,
+    pub name: String,
+    /// The author's account, if signed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    pub text: String,
+}
 
 // ---------------------------------------------------------------- requests
 
@@ -384,6 +417,10 @@ pub struct ResultInfo {
     /// The winner, or the seats sharing the draw (0-based).
     pub winners: Vec<u8>,
     pub reason: EndReason,
+    /// A game over on the board: how, in the game's terms (`conquest`,
+    /// `move_limit`…), when the game says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub how: Option<String>,
 }
 
 /// What changes move by move.
@@ -394,6 +431,10 @@ pub struct GameState {
     pub turn: TurnInfo,
     /// The legal actions of the seat to move (empty otherwise).
     pub legal: Vec<String>,
+    /// The legal actions whose text leaves out cells they pass through,
+    /// with every cell of their path (see `HistoryEntry::route`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub routes: BTreeMap<String, Vec<String>>,
     pub result: Option<ResultInfo>,
     pub players: Vec<PlayerInfo>,
     /// Seats (0-based) that offer a draw now.
@@ -459,6 +500,10 @@ pub struct HistoryEntry {
     /// It ends the game by mate or its game's equivalent.
     #[serde(default)]
     pub mate: bool,
+    /// Every cell it passed through, when `text` names only some (a
+    /// Gildervaik chain jump, written by its ends): for drawing its path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<String>,
 }
 
 /// `GET /api/games/{id}` and the first message of the live channel

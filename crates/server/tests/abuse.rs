@@ -68,7 +68,13 @@ async fn flood(
         let (st, v) = b.call("POST", &path, body).await;
         tally.count(st, &v);
         if let Some(id) = v["id"].as_str().filter(|_| st == StatusCode::OK) {
-            watchers.push(srv.app.watch(id, &Default::default()).await.expect("watch"));
+            watchers.push(
+                srv.app
+                    .rounds
+                    .watch(id, &Default::default())
+                    .await
+                    .expect("watch"),
+            );
         }
         tokio::time::sleep(pace).await;
     }

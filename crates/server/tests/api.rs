@@ -73,6 +73,14 @@ async fn create_join_move_and_every_error() {
             "{body}: {v}"
         );
     }
+    // A rules' refusal names its reason and the values it names.
+    let fly = json!({"token": tokens[0], "action": "fly"});
+    let (_, v) = srv.call("POST", &format!("{g}/move"), fly).await;
+    assert_eq!(
+        (&v["vars"]["reason"], &v["vars"]["action"]),
+        (&json!("not_legal"), &json!("fly")),
+        "{v}"
+    );
     let (st, v) = srv
         .call("POST", &format!("{g}/move"), Value::String("{oops".into()))
         .await;

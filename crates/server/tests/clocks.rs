@@ -16,6 +16,9 @@ fn quick() -> tabula_server::RoundConfig {
         ai_pause: Duration::ZERO,
         // Games leave memory at once: the store's deadline must find them.
         idle: Duration::from_millis(50),
+        // The tests run the clock sweep themselves, at the moments they
+        // choose (`over`, `still_on`).
+        clock_sweep: Duration::from_secs(3600),
         ..Default::default()
     }
 }
@@ -45,16 +48,30 @@ async fn play_turn(srv: &Server, id: &str, tokens: &[String]) {
     }
 }
 
-/// Wait until game `id` is over (the sweep runs every second).
+/// Run the clock sweep now (the test's own sweeps never come by
+/// themselves: see `quick`) and wait for game `id` to end, as the
+/// finisher announces it.
 async fn over(srv: &Server, id: &str) -> Value {
-    for _ in 0..60 {
-        let s = srv.get(&format!("/api/games/{id}")).await;
-        if s["state"]["result"] != Value::Null {
-            return s;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut ends = srv.app.rounds.finisher.subscribe();
+    let s = srv.get(&format!("/api/games/{id}")).await;
+    if s["state"]["result"] != Value::Null {
+        return s;
     }
-    panic!("game {id} never ended");
+    srv.app.rounds.wake_due_games().await.expect("sweep");
+    let ended = async { while ends.recv().await.expect("finisher").id != id {} };
+    tokio::time::timeout(Duration::from_secs(30), ended)
+        .await
+        .unwrap_or_else(|_| panic!("game {id} never ended"));
+    srv.get(&format!("/api/games/{id}")).await
+}
+
+/// Run the clock sweep now and check that game `id` goes on: the sweep has
+/// woken every game whose time is up, and each has answered a view since.
+async fn still_on(srv: &Server, id: &str) -> Value {
+    srv.app.rounds.wake_due_games().await.expect("sweep");
+    let s = srv.get(&format!("/api/games/{id}")).await;
+    assert_eq!(s["state"]["result"], Value::Null, "{s}");
+    s
 }
 
 #[tokio::test]
@@ -81,7 +98,6 @@ async fn the_flag_falls_with_nobody_connected() {
     assert!((900..=1000).contains(&left), "{left}");
     srv.app.advance_clock(1_001);
     // Nobody watches, the game is not even in memory: the sweep ends it.
-    tokio::time::sleep(Duration::from_millis(200)).await;
     let s = over(&srv, &id).await;
     assert_eq!(s["state"]["result"]["reason"], "time");
     assert_eq!(s["state"]["result"]["winners"], json!([1]));
@@ -145,7 +161,6 @@ async fn a_player_whose_opponent_went_away_claims_the_game() {
         snap.to_text().unwrap_or("").contains("\"you\":[0]"),
         "{snap:?}"
     );
-    tokio::time::sleep(Duration::from_millis(100)).await;
     let v = ann
         .expect(StatusCode::CONFLICT, "POST", &claim, json!({}))
         .await;
@@ -305,17 +320,14 @@ async fn a_rated_game_whose_second_side_never_moves_is_aborted_unrated() {
     let db = temp_db("abort2");
     let srv = start_with(test_registry(), &db, quick()).await;
     let body = json!({"spec": "race", "rated": true, "clock": {"initial_s": 60, "increment_s": 0}});
-    let (mut ann, mut bob, id) = met(&srv, body).await;
+    let (mut ann, _bob, id) = met(&srv, body).await;
     let g = format!("/api/games/{id}");
     let s = play_as(&mut ann, &g).await;
     assert_eq!(s["state"]["turn"]["seat"], 1, "{s}");
-    // Bob's first move has its own 30 s.
-    // (28 s, and the sweep's second looking in real time).
-    srv.app.advance_clock(28_000);
-    tokio::time::sleep(Duration::from_millis(1_200)).await;
-    let s = bob.expect(StatusCode::OK, "GET", &g, Value::Null).await;
-    assert_eq!(s["state"]["result"], Value::Null, "{s}");
-    srv.app.advance_clock(2_000);
+    // Bob's first move has its own 30 s: at 29 s a sweep leaves it be.
+    srv.app.advance_clock(29_000);
+    still_on(&srv, &id).await;
+    srv.app.advance_clock(1_001);
     let s = over(&srv, &id).await;
     assert_eq!(s["state"]["result"]["reason"], "aborted");
     for name in ["ann", "bob"] {

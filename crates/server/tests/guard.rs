@@ -10,7 +10,7 @@ use common::{remove_db, start, start_with, temp_db, test_registry, Browser, Serv
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::time::Duration;
-use tabula_server::guard::GuardConfig;
+use tabula_server::common::GuardConfig;
 use tabula_server::RoundConfig;
 use tower::ServiceExt;
 
@@ -354,25 +354,28 @@ async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_sto
         .expect(StatusCode::OK, "POST", "/api/games", body.clone())
         .await;
     let id = v["id"].as_str().expect("id").to_string();
-    // Nobody watches: the AI does not think.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Nobody watches: the AI does not think, even when the sweep that
+    // resumes AI turns comes by (a view goes through the game's owner, so
+    // it answers after the owner has decided whether to think).
+    srv.app.rounds.resume_ai().await.expect("AI sweep");
     let s = srv.get(&format!("/api/games/{id}")).await;
     let start_ply = s["state"]["ply"].as_u64().expect("ply");
     assert!(start_ply <= 1, "only the opening roll: {s}");
-    assert_eq!(srv.app.ai_jobs(), 0);
+    assert_eq!(srv.app.rounds.ai_jobs(), 0);
     // A watcher comes: it plays.
     let watch = srv
         .app
+        .rounds
         .watch(&id, &Default::default())
         .await
         .expect("watch");
     for _ in 0..200 {
-        if srv.app.ai_jobs() > 0 {
+        if srv.app.rounds.ai_jobs() > 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    assert!(srv.app.ai_jobs() > 0, "the AI thinks once watched");
+    assert!(srv.app.rounds.ai_jobs() > 0, "the AI thinks once watched");
     drop(watch);
     // Another one, never watched: another visitor may not stop it; the
     // creator may.
@@ -439,6 +442,7 @@ async fn an_ai_only_game_pauses_unwatched_and_is_not_resumed_at_start() {
     let first = ply(&srv.get(&path).await);
     let watch = srv
         .app
+        .rounds
         .watch(v["id"].as_str().expect("id"), &Default::default())
         .await
         .expect("watch");
@@ -453,16 +457,32 @@ async fn an_ai_only_game_pauses_unwatched_and_is_not_resumed_at_start() {
         "it plays while watched"
     );
     drop(watch);
-    // A move already under way may still land.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // A move already under way may still land: wait until every AI move
+    // started has been computed and taken in.
+    let started = srv.app.rounds.ai_jobs();
+    let settled = async {
+        loop {
+            let m = srv.get("/api/metrics").await;
+            if m["ai_done"].as_u64() >= Some(started) && m["ai_running"] == 0 {
+                return;
+            }
+            tokio::task::yield_now().await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), settled)
+        .await
+        .expect("the AI settles");
     let s = srv.get(&path).await;
     assert_ne!(s["state"]["turn"]["kind"], "over", "{s}");
     let paused = ply(&s);
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    // Nothing restarts it: not the AI sweep, not a look at the game.
+    srv.app.rounds.resume_ai().await.expect("AI sweep");
     assert_eq!(ply(&srv.get(&path).await), paused, "it pauses unwatched");
+    assert_eq!(srv.app.rounds.ai_jobs(), started);
     let again = start_with(test_registry(), &db, paced()).await;
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    assert_eq!(again.app.ai_jobs(), 0);
+    again.app.rounds.resume_ai().await.expect("AI sweep");
+    assert_eq!(ply(&again.get(&path).await), paused, "not resumed at start");
+    assert_eq!(again.app.rounds.ai_jobs(), 0);
     assert_eq!(ply(&again.get(&path).await), paused, "not resumed at start");
     remove_db(&db);
 }
@@ -574,10 +594,10 @@ async fn untouched_games_expire_and_finished_ones_stay() {
     srv.post(&format!("/api/games/{done}/resign"), json!({"token": t[0]}))
         .await;
     // An hour passes on the server's clock, not the test's.
-    assert_eq!(srv.app.expire_games().await, Ok(0));
+    assert_eq!(srv.app.rounds.expire_games().await, Ok(0));
     srv.app.advance_clock(3_601_000);
     let (fresh, _) = srv.create(json!({"spec": "race", "seed": 3})).await;
-    assert_eq!(srv.app.expire_games().await, Ok(1));
+    assert_eq!(srv.app.rounds.expire_games().await, Ok(1));
     let over = |s: &Value| s["state"]["turn"]["kind"] == "over";
     let s = srv.get(&format!("/api/games/{old}")).await;
     assert!(over(&s), "{s}");
@@ -586,7 +606,7 @@ async fn untouched_games_expire_and_finished_ones_stay() {
     assert_eq!(s["state"]["result"]["reason"], "resign");
     assert!(!over(&srv.get(&format!("/api/games/{fresh}")).await));
     // Nothing left to expire.
-    assert_eq!(srv.app.expire_games().await, Ok(0));
+    assert_eq!(srv.app.rounds.expire_games().await, Ok(0));
     remove_db(&db);
 }
 
@@ -695,6 +715,7 @@ async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
     let demo_id = demo["id"].as_str().expect("id");
     let _demo_watch = srv
         .app
+        .rounds
         .watch(demo_id, &Default::default())
         .await
         .expect("watch");
@@ -714,7 +735,12 @@ async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
         )
         .await;
     let id = game["id"].as_str().expect("id");
-    let (_, mut updates) = srv.app.watch(id, &Default::default()).await.expect("watch");
+    let (_, mut updates) = srv
+        .app
+        .rounds
+        .watch(id, &Default::default())
+        .await
+        .expect("watch");
     let queued = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
             let p = updates.recv().await.expect("update");

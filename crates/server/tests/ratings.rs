@@ -150,7 +150,7 @@ async fn a_rated_game_moves_both_ratings_once() {
         rated: true,
         correspondence: false,
     };
-    tabula_server::rating::service::rate_game(&srv.app, &ended)
+    tabula_server::rating::service::rate_game(&srv.app.ratings, &ended)
         .await
         .expect("rate");
     let p = ann

@@ -46,7 +46,7 @@ async fn walk_to_the_end(srv: &Server, id: &str, tokens: &[String]) -> Value {
 async fn every_ending_goes_through_the_finisher_once() {
     let db = temp_db("endings");
     let srv = start(test_registry(), &db).await;
-    let mut ends = srv.app.finisher.subscribe();
+    let mut ends = srv.app.rounds.finisher.subscribe();
 
     // On the board.
     let (id, t) = srv.create(json!({"spec": "race", "seed": 3})).await;
@@ -146,7 +146,7 @@ async fn every_ending_goes_through_the_finisher_once() {
     // Endings survive a restart, and are not announced again.
     drop(srv);
     let srv = start(test_registry(), &db).await;
-    let mut ends = srv.app.finisher.subscribe();
+    let mut ends = srv.app.rounds.finisher.subscribe();
     let s = srv.get(&format!("/api/games/{id}")).await;
     assert_eq!(s["state"]["result"]["reason"], "board");
     no_more_ends(&mut ends).await;
@@ -233,7 +233,7 @@ async fn concurrent_commands_on_one_game_lose_and_double_nothing() {
 async fn ai_seats_play_to_the_end_and_finish_once() {
     let db = temp_db("ai-end");
     let srv = start(test_registry(), &db).await;
-    let mut ends = srv.app.finisher.subscribe();
+    let mut ends = srv.app.rounds.finisher.subscribe();
     let ai = json!({"type": "ai", "level": "random"});
     // An AI-only game needs its creator's session, and plays while watched.
     let mut creator = Browser::new(&srv, 1);
@@ -250,6 +250,7 @@ async fn ai_seats_play_to_the_end_and_finish_once() {
     let id = created["id"].as_str().expect("id").to_string();
     let _watch = srv
         .app
+        .rounds
         .watch(&id, &Default::default())
         .await
         .expect("watch");
@@ -276,9 +277,9 @@ async fn idle_games_leave_memory_and_come_back_when_opened() {
     let srv = start_with(test_registry(), &db, config).await;
     let (id, t) = srv.create(json!({"spec": "race", "seed": 1})).await;
     let before = srv.get(&format!("/api/games/{id}")).await;
-    assert_eq!(srv.app.live_games(), 1);
+    assert_eq!(srv.app.rounds.live_games(), 1);
     let mut waited = 0;
-    while srv.app.live_games() > 0 {
+    while srv.app.rounds.live_games() > 0 {
         tokio::time::sleep(Duration::from_millis(20)).await;
         waited += 1;
         assert!(waited < 250, "the idle game never left memory");
@@ -286,7 +287,7 @@ async fn idle_games_leave_memory_and_come_back_when_opened() {
     // Listing reads the store, loading nothing.
     let list = srv.get("/api/games").await;
     assert_eq!(list[0]["id"], json!(id));
-    assert_eq!(srv.app.live_games(), 0);
+    assert_eq!(srv.app.rounds.live_games(), 0);
     // Opening it brings it back exactly; playing works at once.
     assert_eq!(srv.get(&format!("/api/games/{id}")).await, before);
     srv.post(
@@ -294,7 +295,7 @@ async fn idle_games_leave_memory_and_come_back_when_opened() {
         json!({"token": t[0], "action": "walk", "ply": 1}),
     )
     .await;
-    assert_eq!(srv.app.live_games(), 1);
+    assert_eq!(srv.app.rounds.live_games(), 1);
     remove_db(&db);
 }
 
@@ -364,11 +365,13 @@ async fn two_instances_share_games_through_postgres() {
     let (id, t) = a.create(json!({"spec": "race", "seed": 4})).await;
     let (_, mut on_a) = a
         .app
+        .rounds
         .watch(&id, &Default::default())
         .await
         .expect("watch on a");
     let (_, mut on_b) = b
         .app
+        .rounds
         .watch(&id, &Default::default())
         .await
         .expect("watch on b");
@@ -442,6 +445,7 @@ async fn two_instances_share_games_through_postgres() {
             (id, t) = a.create(json!({"spec": "race(players=3)"})).await;
             watcher = Some(
                 a.app
+                    .rounds
                     .watch(&id, &Default::default())
                     .await
                     .expect("watch on a")
@@ -489,7 +493,10 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     };
     let a = start_at(test_registry(), &db, config()).await;
     let b = start_at(test_registry(), &db, config()).await;
-    let (mut ends_a, mut ends_b) = (a.app.finisher.subscribe(), b.app.finisher.subscribe());
+    let (mut ends_a, mut ends_b) = (
+        a.app.rounds.finisher.subscribe(),
+        b.app.rounds.finisher.subscribe(),
+    );
     let ai = json!({"type": "ai", "level": "random"});
     let mut creator = Browser::new(&a, 1);
     creator.guest().await;
@@ -505,6 +512,7 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     // b holds the game too, and would think for it if it could.
     let (_, _watch) = b
         .app
+        .rounds
         .watch(&id, &Default::default())
         .await
         .expect("watch on b");
@@ -531,7 +539,7 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
         .iter()
         .filter(|e| !e["actor"].is_null())
         .count() as u64;
-    let jobs = a.app.ai_jobs() + b.app.ai_jobs();
+    let jobs = a.app.rounds.ai_jobs() + b.app.rounds.ai_jobs();
     assert_eq!(
         jobs, ai_moves,
         "each AI move computed once across both instances"
@@ -560,7 +568,7 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
         ..Default::default()
     };
     store.insert(game, status).await.expect("insert");
-    let now = tabula_server::round::now_ms();
+    let now = tabula_server::common::Clock::default().now();
     assert_eq!(
         store
             .claim_ai("orphan0001", 0, "ghost", now, now + 1500)
@@ -568,9 +576,11 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
         Ok(true)
     );
     // While the claim runs nobody else moves; then the sweep takes over.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    b.app.rounds.resume_ai().await.expect("AI sweep");
     let s = b.get("/api/games/orphan0001").await;
     assert_eq!(s["state"]["ply"], 1, "the dead instance's claim still runs");
+    b.app.advance_clock(1_501);
+    b.app.rounds.resume_ai().await.expect("AI sweep");
     let s = b.settled("orphan0001").await;
     assert_eq!(
         s["history"][1]["actor"], 0,
@@ -592,7 +602,10 @@ async fn two_instances_end_a_game_on_time_exactly_once() {
     };
     let a = start_at(test_registry(), &db, config()).await;
     let b = start_at(test_registry(), &db, config()).await;
-    let (mut ends_a, mut ends_b) = (a.app.finisher.subscribe(), b.app.finisher.subscribe());
+    let (mut ends_a, mut ends_b) = (
+        a.app.rounds.finisher.subscribe(),
+        b.app.rounds.finisher.subscribe(),
+    );
     let (id, t) = a
         .create(json!({"spec": "race", "seed": 3, "clock": {"initial_s": 60, "increment_s": 0}}))
         .await;
@@ -605,8 +618,18 @@ async fn two_instances_end_a_game_on_time_exactly_once() {
         )
         .await;
     }
-    let (_, _on_a) = a.app.watch(&id, &Default::default()).await.expect("a");
-    let (_, _on_b) = b.app.watch(&id, &Default::default()).await.expect("b");
+    let (_, _on_a) = a
+        .app
+        .rounds
+        .watch(&id, &Default::default())
+        .await
+        .expect("a");
+    let (_, _on_b) = b
+        .app
+        .rounds
+        .watch(&id, &Default::default())
+        .await
+        .expect("b");
     // (Each sees the other's move a moment later.)
     for srv in [&a, &b] {
         let mut running = Value::Null;
@@ -622,7 +645,7 @@ async fn two_instances_end_a_game_on_time_exactly_once() {
     // Past the flag on both; both look at once (and their sweeps too).
     a.app.advance_clock(60_001);
     b.app.advance_clock(60_001);
-    let (wa, wb) = tokio::join!(a.app.wake_due_games(), b.app.wake_due_games());
+    let (wa, wb) = tokio::join!(a.app.rounds.wake_due_games(), b.app.rounds.wake_due_games());
     assert!(wa.is_ok() && wb.is_ok(), "{wa:?} {wb:?}");
     let e = tokio::select! {
         e = next_end(&mut ends_a) => e,
@@ -632,9 +655,20 @@ async fn two_instances_end_a_game_on_time_exactly_once() {
         (e.id.as_str(), e.ending.reason),
         (id.as_str(), EndReason::Time)
     );
-    tokio::time::sleep(Duration::from_millis(1_500)).await;
-    no_more_ends(&mut ends_a).await;
-    no_more_ends(&mut ends_b).await;
+    // Both sweep again: neither ends it a second time (a view goes through
+    // each instance's owner of the game, after any ending it announces).
+    let (wa, wb) = tokio::join!(a.app.rounds.wake_due_games(), b.app.rounds.wake_due_games());
+    assert!(wa.is_ok() && wb.is_ok(), "{wa:?} {wb:?}");
+    for srv in [&a, &b] {
+        srv.get(&path).await;
+    }
+    for ends in [&mut ends_a, &mut ends_b] {
+        let more = ends.try_recv();
+        assert!(
+            matches!(more, Err(broadcast::error::TryRecvError::Empty)),
+            "an extra ending: {more:?}"
+        );
+    }
     for srv in [&a, &b] {
         let s = srv.get(&path).await;
         assert_eq!(s["state"]["result"]["reason"], "time", "{s}");

@@ -528,8 +528,8 @@ async fn two_instances_pair_each_round_once() {
             t["rounds"].as_array().map_or(0, Vec::len) == round
         })
         .await;
-        // Both schedulers have had time to act on this round.
-        tokio::time::sleep(Duration::from_millis(2200)).await;
+        // Both schedulers act on this round at once: it is paired once.
+        tokio::join!(a.app.tournaments.tick(), b.app.tournaments.tick());
         let again = b.get(&format!("/api/tournaments/{id}")).await;
         assert_eq!(again["rounds"], t["rounds"], "paired twice");
         for g in t["rounds"][round - 1]["games"].as_array().expect("games") {

@@ -349,7 +349,7 @@ async fn an_ai_move_the_store_refused_is_stored_again_within_seconds() {
     // The AI thinks for 100 ms; meanwhile the database fails two writes
     // (its move's first tries): the game must not wait for the turn's
     // 30 s claim to lapse.
-    srv.app.inject_store_faults(2);
+    srv.app.rounds.inject_store_faults(2);
     let started = std::time::Instant::now();
     let s = srv.settled(&game).await;
     let ai_moved = s["history"]
@@ -358,5 +358,58 @@ async fn an_ai_move_the_store_refused_is_stored_again_within_seconds() {
     assert!(ai_moved, "{s}");
     let took = started.elapsed();
     assert!(took < Duration::from_secs(5), "the AI moved after {took:?}");
+    remove_db(&db);
+}
+
+/// A signed-in request reads its session and account from the store once
+/// in a while, not every time; a revocation (here a password changed from
+/// another browser) is honoured at once all the same.
+#[tokio::test]
+async fn sessions_are_remembered_briefly_and_forgotten_when_revoked() {
+    let db = temp_db("trust-session-cache");
+    let srv = start(test_registry(), &db).await;
+    let mut home = Browser::new(&srv, 1);
+    home.sign_up("Cached").await;
+    let mut phone = Browser::new(&srv, 2);
+    phone.sign_in("Cached").await;
+    home.expect(StatusCode::OK, "GET", "/api/me", Value::Null)
+        .await;
+    // The session's document goes from the store behind the server's back:
+    // the visitor it remembers still answers, without reading it.
+    let store = tabula_server::store::Store::open(&db.display().to_string())
+        .await
+        .expect("store");
+    let cookie = home.cookie.clone().expect("cookie");
+    let id = tabula_server::common::hash_token(&cookie);
+    assert_eq!(store.doc_delete("session", &id).await, Ok(true));
+    home.expect(StatusCode::OK, "GET", "/api/me", Value::Null)
+        .await;
+    // Five seconds later it is read again: the session is gone.
+    srv.app
+        .advance_clock(tabula_server::user::service::VISITOR_CACHE_MS);
+    home.expect(StatusCode::UNAUTHORIZED, "GET", "/api/me", Value::Null)
+        .await;
+
+    // Another browser, remembered; the password changes on the phone:
+    // the other sessions are revoked and forgotten at once.
+    let mut laptop = Browser::new(&srv, 3);
+    laptop.sign_in("Cached").await;
+    laptop
+        .expect(StatusCode::OK, "GET", "/api/me", Value::Null)
+        .await;
+    phone
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/account/password",
+            json!({"old": "a good password", "new": "another good one"}),
+        )
+        .await;
+    laptop
+        .expect(StatusCode::UNAUTHORIZED, "GET", "/api/me", Value::Null)
+        .await;
+    phone
+        .expect(StatusCode::OK, "GET", "/api/me", Value::Null)
+        .await;
     remove_db(&db);
 }

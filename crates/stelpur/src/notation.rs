@@ -41,12 +41,13 @@ impl Stelpur {
     pub fn parse_action_text(&self, text: &str) -> Result<Action, Error> {
         let t = text.trim();
         if t.is_empty() {
-            return Err(Error::notation("empty action"));
+            return Err(Error::empty_action());
         }
         match self.turn() {
-            Turn::Over => Err(Error::illegal(format!("`{t}`: the game is over"))),
+            Turn::Over => Err(Error::game_over(t)),
             Turn::Chance => parse_roll(t).map(Action::Roll).ok_or_else(|| {
                 Error::notation(format!("`{t}`: expected a roll of two dice like `6-1`"))
+                    .because("unreadable", [("action", t.into())])
             }),
             Turn::Player(_) => self.parse_player_action(t),
         }
@@ -59,7 +60,7 @@ impl Stelpur {
             return legal
                 .contains(&Action::Pass)
                 .then_some(Action::Pass)
-                .ok_or_else(|| Error::illegal("`pass` is not legal here"));
+                .ok_or_else(|| Error::not_legal("pass"));
         }
         let (die, step_text) = match t.split_once(':') {
             Some((d, s)) => (Some(parse_num(d).ok_or_else(|| shape(t))?), s),
@@ -77,13 +78,17 @@ impl Stelpur {
             .collect();
         match matches.as_slice() {
             [a] => Ok(*a),
-            [] => Err(Error::illegal(format!("`{t}` is not legal here"))),
+            [] => Err(Error::not_legal(t)),
             several => {
                 let ids: Vec<String> = several.iter().map(|&a| self.action_string(a)).collect();
                 Err(Error::notation(format!(
                     "`{t}` is ambiguous: write the die, e.g. {}",
                     ids.join(" or ")
-                )))
+                ))
+                .because(
+                    "which_die",
+                    [("action", t.into()), ("choices", ids.join(", "))],
+                ))
             }
         }
     }
@@ -147,6 +152,7 @@ fn shape(t: &str) -> Error {
     Error::notation(format!(
         "`{t}`: expected a die-use like `6:6-12`, `6:9x13` or `6-12`, or `pass`"
     ))
+    .because("unreadable", [("action", t.into())])
 }
 
 fn parse_num(t: &str) -> Option<u8> {

@@ -21,6 +21,7 @@ export const LEVELS = [
 
 export default {
   levels: LEVELS,
+  pieceName,
   /** Three 12x8 levels side by side: the page gives the board its whole width. */
   wide: true,
 
@@ -47,6 +48,14 @@ export default {
     const m = /^([A-Z])([1-3][a-l][1-8])([-x])([1-3][a-l][1-8])(=H)?[+#]?$/.exec(action);
     if (!m) return null;
     return { from: m[2], to: m[4], label: t('dragonchess.moveLabel', { piece: pieceName(m[1]), action }) };
+  },
+
+  /** An action in words: "Warrior from 2e7 to 2e6", "Dragon from 3f5 takes on 2f4". */
+  describe(action) {
+    const m = /^([A-Z])([1-3][a-l][1-8])([-x])([1-3][a-l][1-8])/.exec(action);
+    if (!m) return action;
+    const vars = { piece: pieceName(m[1]), from: m[2], to: m[4] };
+    return m[3] === 'x' ? t('dragonchess.captureWords', vars) : t('dragonchess.moveWords', vars);
   },
 
   /** The square of the King of the side to move (to show a check). */

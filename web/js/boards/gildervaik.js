@@ -71,6 +71,12 @@ export default {
     return model.at.get(key) === model.toMove ? this.explain(key, legal) : null;
   },
 
+  /** A line through the centres of `cells`: a chain jump's path (class `cls`). */
+  route(cells, cls) {
+    const points = cells.map((name) => centre(ROWS.indexOf(name[0]), Number(name.slice(1)) - 1).map((v) => v.toFixed(2)).join(',')).join(' ');
+    return `<polyline class="route ${esc(cls)}" points="${points}"/>`;
+  },
+
   /** view.turn: which zone is drawn bottom-right (0 A, 1 B, 2 C). */
   draw(model, view) {
     const angle = { 0: 120, 1: 0, 2: -120 }[view.turn ?? 1];

@@ -1,16 +1,22 @@
 //! Bots, after Lichess's Bot API: personal API tokens that let a program
 //! act as an account (`Authorization: Bearer tbl_…`), and bot accounts
 //! that play through a streaming HTTP API (`docs/bots.md`). Pure rules and
-//! the bot API's messages here; tokens and streams on the store in
-//! `service`, routes in `api`.
+//! the bot API's messages here; the streams in `service`; the tokens are
+//! account credentials (`user::tokens`).
 //!
 //! A token is shown once and stored only as its SHA-256 (`docs` of kind
 //! `api_token`, id = the hash, owner = the account key), as session cookies
 //! are. A bot account is an [`Account`](crate::user::Account) with `bot`
 //! set; its seats carry `bot` too, so every list of players marks it.
 
-pub mod api;
 pub mod service;
+
+pub use service::Bots;
+
+pub use crate::user::tokens::{
+    check_description, last_used_stale, new_token, NewToken, TokenCreated, TokenDoc, TokenInfo,
+    DESCRIPTION_MAX, LAST_USED_EVERY_MS, TOKENS_PER_ACCOUNT, TOKEN_PREFIX,
+};
 
 use crate::error::ApiError;
 use crate::protocol::{GameView, Seek, SeekId, Summary};
@@ -20,69 +26,19 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-/// What every personal API token starts with (secret scanners key on it).
-pub const TOKEN_PREFIX: &str = "tbl_";
-/// The most live tokens an account may hold.
-pub const TOKENS_PER_ACCOUNT: usize = 20;
-/// The longest token description, in characters.
-pub const DESCRIPTION_MAX: usize = 100;
 /// A stream with nothing to say sends an empty line this often, so that
 /// proxies keep it open and the bot sees a dead connection.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(7);
 /// How often the event stream looks for games started or finished in ways
 /// that ring no bell here (an invite link claimed, another instance).
 pub const EVENT_POLL: Duration = Duration::from_secs(5);
-/// A token's `last_used` is written at most this often (not on every move).
-pub const LAST_USED_EVERY_MS: i64 = 60_000;
 /// Why a bot may not do something as a person.
 pub const USE_THE_BOT_API: &str =
     "bot accounts play through the bot API (/api/bot/…), not the lobby";
 
-/// A personal API token as stored (`docs` kind `api_token`).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TokenDoc {
-    /// The token's public id, to list and revoke it.
-    pub id: String,
-    pub description: String,
-    pub created: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_used: Option<i64>,
-}
-
-/// A new secret token: the prefix and 256 random bits in hex.
-pub fn new_token() -> String {
-    let r = crate::round::random_token;
-    format!("{TOKEN_PREFIX}{}{}", r(), r())
-}
-
-/// A token description as kept (trimmed), or why it cannot be one.
-pub fn check_description(text: &str) -> Result<String, String> {
-    let text = text.trim();
-    let n = text.chars().count();
-    if n == 0 || n > DESCRIPTION_MAX {
-        return Err(format!(
-            "a token's description has 1 to {DESCRIPTION_MAX} characters"
-        ));
-    }
-    if text.chars().any(char::is_control) {
-        return Err("a token's description is one line of text".into());
-    }
-    Ok(text.to_string())
-}
-
-/// Whether `last_used` is old enough to be written again at `now`.
-pub fn last_used_stale(last_used: Option<i64>, now: i64) -> bool {
-    last_used.is_none_or(|t| now - t >= LAST_USED_EVERY_MS)
-}
-
-/// Whether the visitor is signed in as a bot account.
-pub fn is_bot(visitor: &Visitor) -> bool {
-    visitor.account.as_ref().is_some_and(|(_, a)| a.bot)
-}
-
 /// Refuse a bot in the people's lobby (it accepts through the bot API).
 pub fn refuse_lobby(visitor: &Visitor) -> Result<(), ApiError> {
-    if is_bot(visitor) {
+    if visitor.is_bot() {
         return Err(ApiError::forbidden(USE_THE_BOT_API));
     }
     Ok(())
@@ -128,45 +84,6 @@ pub fn changes(before: &BTreeSet<String>, after: &BTreeSet<String>) -> (Vec<Stri
 }
 
 // ------------------------------------------------------------ messages
-
-/// `POST /api/account/tokens`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct NewToken {
-    pub description: String,
-}
-
-/// Answer to `POST /api/account/tokens`: the only time the token is shown.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TokenCreated {
-    pub id: String,
-    /// The secret: `Authorization: Bearer <token>`.
-    pub token: String,
-    pub description: String,
-    pub created: i64,
-}
-
-/// A line of `GET /api/account/tokens` (never the token itself).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TokenInfo {
-    pub id: String,
-    pub description: String,
-    /// Milliseconds since 1970.
-    pub created: i64,
-    /// The last request it signed (to the minute), if any.
-    pub last_used: Option<i64>,
-}
-
-impl From<TokenDoc> for TokenInfo {
-    fn from(t: TokenDoc) -> Self {
-        TokenInfo {
-            id: t.id,
-            description: t.description,
-            created: t.created,
-            last_used: t.last_used,
-        }
-    }
-}
 
 /// A line of `GET /api/bot/stream/event`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -7,9 +7,11 @@
 //! challenge names the one user who may accept, an unlisted one is shared
 //! by link. It lives while its creator keeps a lobby page open.
 
-pub mod api;
 pub mod service;
 
+pub use service::Lobby;
+
+use crate::common::PlayerId;
 use crate::protocol::{NewSeek, Seek, SeekSeat, SeekSeatRequest};
 use crate::round::state::STAND_IN_LEVEL;
 use crate::round::{Seat, SeatKind};
@@ -115,7 +117,7 @@ impl SeekDoc {
             return Err("a challenge needs at least one open seat".into());
         }
         if req.rated {
-            if !creator.0.starts_with("u:") {
+            if PlayerId::parse(creator.0).is_none_or(|p| p.account_key().is_none()) {
                 return Err("sign in to play rated games".into());
             }
             if req.hints
@@ -189,7 +191,7 @@ impl SeekDoc {
         // A direct challenge: its addressee first; then (a game of three)
         // anyone with the link.
         if let Some(to) = &self.to {
-            let addressee_in = self.holds(&[format!("u:{to}")]);
+            let addressee_in = self.holds(&[PlayerId::account(to).to_string()]);
             if !addressee_in && Some(to.as_str()) != account {
                 return Err(SeekError::NotForYou);
             }

@@ -5,15 +5,18 @@
 //! get it.
 
 use super::{SeekDoc, SeekError};
-use crate::app::{store_error, App};
+use crate::common::limits::Limits;
+use crate::common::random_id;
 use crate::error::ApiError;
 use crate::protocol::{Accepted, NewSeek, Seek, SeekId};
-use crate::round::{now_ms, random_id, Round, RoundError};
-use crate::store::{Doc, Note, StoreError};
+use crate::round::service::store_error;
+use crate::round::{Round, RoundError, Rounds};
+use crate::store::{retry_on_conflict, Doc, Note, StoreError};
 use crate::user::session::Visitor;
 use axum::http::StatusCode;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::broadcast;
 
 /// A seek lives this long after its creator was last seen in the lobby.
 pub const SEEK_ALIVE_MS: i64 = 30_000;
@@ -49,11 +52,50 @@ fn identity(visitor: &Visitor) -> Result<String, ApiError> {
     })
 }
 
-impl App {
+/// The open seeks, and a bell that rings when they may have changed.
+pub struct Lobby {
+    rounds: Arc<Rounds>,
+    limits: Arc<Limits>,
+    /// Rings when the open seeks may have changed (here or, through the
+    /// store's notes, on another instance).
+    bell: broadcast::Sender<()>,
+}
+
+impl Lobby {
+    pub fn new(rounds: Arc<Rounds>, limits: Arc<Limits>) -> Self {
+        Lobby {
+            rounds,
+            limits,
+            bell: broadcast::channel(16).0,
+        }
+    }
+
+    /// Drop expired seeks and idle rate-limit keys every `seek_sweep`,
+    /// until the lobby is gone.
+    pub fn start(self: &Arc<Self>) {
+        tokio::spawn(sweep(Arc::downgrade(self)));
+    }
+
+    /// A receiver that rings when the seeks may have changed.
+    pub fn subscribe(&self) -> broadcast::Receiver<()> {
+        self.bell.subscribe()
+    }
+
+    /// Ring the lobby here only (a change only this instance's streams
+    /// care about).
+    pub(crate) fn ring(&self) {
+        let _ = self.bell.send(());
+    }
+
+    /// Another instance changed the seeks.
+    pub(crate) fn changed_elsewhere(&self) {
+        self.ring();
+    }
+
     /// Ring the lobby here and on the other instances.
-    pub(crate) async fn lobby_changed(&self) {
-        let _ = self.lobby.send(());
-        let _ = self.store.notify(&Note::Lobby).await;
+    pub(crate) async fn changed(&self) {
+        self.ring();
+        let _ = self.rounds.store.notify(&Note::Lobby).await;
     }
 
     pub async fn post_seek(&self, visitor: &Visitor, req: NewSeek) -> Result<SeekId, ApiError> {
@@ -62,21 +104,21 @@ impl App {
             .seeks
             .check(&me)
             .map_err(|wait| ApiError::too_many(self.limits.seeks.what(), wait))?;
-        let game = self.registry.create(&req.spec, None)?;
-        let title = self.registry.entry(game.name())?.title;
+        let game = self.rounds.registry.create(&req.spec, None)?;
+        let title = self.rounds.registry.entry(game.name())?.title;
         if let Some(to) = &req.to {
             let key = to.to_ascii_lowercase();
             if visitor.account.as_ref().is_some_and(|(k, _)| *k == key) {
                 return Err(ApiError::bad_request("you cannot challenge yourself"));
             }
-            match crate::user::session::load_account(&self.store, &key).await? {
+            match crate::user::session::load_account(&self.rounds.store, &key).await? {
                 Some((_, a)) if !a.deleted => {}
                 _ => return Err(ApiError::not_found(format!("no player `{to}`"))),
             }
         }
         let seek = SeekDoc::new(&req, (&me, &shown_name(visitor)), game.num_players(), title)
             .map_err(ApiError::bad_request)?;
-        let now = now_ms();
+        let now = self.rounds.now();
         let id = random_id();
         let doc = Doc {
             kind: "seek",
@@ -87,8 +129,8 @@ impl App {
             created: now,
             expires: Some(now + SEEK_ALIVE_MS),
         };
-        self.store.doc_insert(doc).await.map_err(internal)?;
-        self.lobby_changed().await;
+        self.rounds.store.doc_insert(doc).await.map_err(internal)?;
+        self.changed().await;
         Ok(SeekId { id })
     }
 
@@ -97,8 +139,9 @@ impl App {
         let ids = visitor.ids();
         let account = visitor.account.as_ref().map(|(k, _)| k.as_str());
         let docs = self
+            .rounds
             .store
-            .doc_list("seek", None, now_ms(), LIST_LIMIT)
+            .doc_list("seek", None, self.rounds.now(), LIST_LIMIT)
             .await
             .map_err(internal)?;
         Ok(docs
@@ -118,82 +161,84 @@ impl App {
     pub(crate) async fn load_seek(&self, id: &str) -> Result<(Doc, SeekDoc), ApiError> {
         let gone = || ApiError::not_found("this challenge is gone (cancelled, expired or taken)");
         let doc = self
+            .rounds
             .store
             .doc_get("seek", id)
             .await
             .map_err(internal)?
-            .filter(|d| d.expires.is_none_or(|e| e >= now_ms()))
+            .filter(|d| d.expires.is_none_or(|e| e >= self.rounds.now()))
             .ok_or_else(gone)?;
         let seek = serde_json::from_str(&doc.body).map_err(|_| gone())?;
         Ok((doc, seek))
     }
 
     /// Take a seat of seek `id`; the game once every seat is filled.
-    pub async fn accept_seek(
-        self: &Arc<Self>,
-        visitor: &Visitor,
-        id: &str,
-    ) -> Result<Accepted, ApiError> {
+    pub async fn accept_seek(&self, visitor: &Visitor, id: &str) -> Result<Accepted, ApiError> {
         identity(visitor)?;
         let ids = visitor.ids();
         let account = visitor.account.as_ref().map(|(k, _)| k.clone());
-        for _ in 0..5 {
-            let (mut doc, mut seek) = self.load_seek(id).await?;
-            let bot = crate::bot::is_bot(visitor);
-            seek.accept(&ids, account.as_deref(), &shown_name(visitor), bot)
-                .map_err(conflict)?;
-            let game_id = seek.full().then(random_id);
-            seek.game = game_id.clone();
-            // The game first, then the seek marked started (as lila does):
-            // a crash in between leaves a stored game, never a started
-            // seek without one.
-            let round = match &game_id {
-                Some(game) => Some(self.store_seek_game(game, &seek).await?),
-                None => None,
-            };
-            doc.body = serde_json::to_string(&seek).unwrap_or_default();
-            if game_id.is_some() {
-                doc.expires = Some(now_ms() + STARTED_KEPT_MS);
-            }
-            let marked = self.store.doc_update(&doc).await;
-            if marked.is_err() {
-                if let Some(game) = &game_id {
-                    self.discard_new(game).await;
+        let (ids, account) = (&ids, &account);
+        retry_on_conflict(
+            5,
+            || RoundError::Busy.into(),
+            || async move {
+                let (mut doc, mut seek) = self.load_seek(id).await?;
+                let bot = visitor.is_bot();
+                seek.accept(ids, account.as_deref(), &shown_name(visitor), bot)
+                    .map_err(conflict)?;
+                let game_id = seek.full().then(random_id);
+                seek.game = game_id.clone();
+                // The game first, then the seek marked started (as lila
+                // does): a crash in between leaves a stored game, never a
+                // started seek without one.
+                let round = match &game_id {
+                    Some(game) => Some(self.store_seek_game(game, &seek).await?),
+                    None => None,
+                };
+                doc.body = serde_json::to_string(&seek).unwrap_or_default();
+                if game_id.is_some() {
+                    doc.expires = Some(self.rounds.now() + STARTED_KEPT_MS);
                 }
-            }
-            match marked {
-                Ok(_) => {}
-                // Someone else accepted at the same moment: look again.
-                Err(StoreError::Conflict) => continue,
-                Err(StoreError::Missing) => {
-                    return Err(ApiError::not_found("this challenge is gone"))
+                let marked = self.rounds.store.doc_update(&doc).await;
+                if marked.is_err() {
+                    if let Some(game) = &game_id {
+                        self.rounds.discard_new(game).await;
+                    }
                 }
-                Err(e) => return Err(internal(e)),
-            }
-            if let Some(round) = round {
-                self.open_round(round);
-            }
-            self.lobby_changed().await;
-            return Ok(Accepted { game: game_id });
-        }
-        Err(RoundError::Busy.into())
+                match marked {
+                    Ok(_) => {}
+                    // Someone else accepted at the same moment: look again.
+                    Err(StoreError::Conflict) => return Ok(None),
+                    Err(StoreError::Missing) => {
+                        return Err(ApiError::not_found("this challenge is gone"))
+                    }
+                    Err(e) => return Err(internal(e)),
+                }
+                if let Some(round) = round {
+                    self.rounds.open_round(round);
+                }
+                self.changed().await;
+                Ok(Some(Accepted { game: game_id }))
+            },
+        )
+        .await
     }
 
     /// Store the game of a full seek, under the id the seek names; the
     /// round, to open once the seek is marked started.
     async fn store_seek_game(&self, id: &str, seek: &SeekDoc) -> Result<Round, ApiError> {
-        let game = self.registry.create(&seek.spec, None)?;
+        let game = self.rounds.registry.create(&seek.spec, None)?;
         let seed = rand::random();
-        let mut round = self.new_round(game, None, seed, seek.game_seats())?;
+        let mut round = self.rounds.new_round(game, None, seed, seek.game_seats())?;
         round.id = id.to_string();
         round.meta.hints = seek.hints;
         round.meta.rated = seek.rated;
         round.roll_dice();
         if let Some(control) = seek.clock {
-            round.now = self.now();
+            round.now = self.rounds.now();
             round.start_clocks(control);
         }
-        self.store_new(&round).await?;
+        self.rounds.store_new(&round).await?;
         Ok(round)
     }
 
@@ -209,8 +254,12 @@ impl App {
                 "this challenge has started",
             ));
         }
-        self.store.doc_delete("seek", id).await.map_err(internal)?;
-        self.lobby_changed().await;
+        self.rounds
+            .store
+            .doc_delete("seek", id)
+            .await
+            .map_err(internal)?;
+        self.changed().await;
         Ok(())
     }
 
@@ -220,25 +269,38 @@ impl App {
         let Some(me) = visitor.ids().into_iter().next() else {
             return;
         };
-        match self.store.doc_touch("seek", &me, now_ms() + ms).await {
-            Ok(n) if n > 0 && ms < SEEK_ALIVE_MS => self.lobby_changed().await,
+        match self
+            .rounds
+            .store
+            .doc_touch("seek", &me, self.rounds.now() + ms)
+            .await
+        {
+            Ok(n) if n > 0 && ms < SEEK_ALIVE_MS => self.changed().await,
             Ok(_) => {}
             Err(e) => tracing::warn!("keeping seeks: {e}"),
         }
     }
 }
 
-/// Every few seconds, drop expired seeks (and tell the lobby) and forget
-/// rate-limit keys at rest, until the app is gone.
-pub(crate) async fn sweep(app: std::sync::Weak<App>) {
+/// Every `seek_sweep`, drop expired seeks (and tell the lobby) and forget
+/// rate-limit keys at rest, until the lobby is gone.
+async fn sweep(lobby: std::sync::Weak<Lobby>) {
     loop {
-        tokio::time::sleep(Duration::from_secs(5)).await;
-        let Some(app) = app.upgrade() else { return };
-        match app.store.doc_purge("seek", now_ms()).await {
-            Ok(n) if n > 0 => app.lobby_changed().await,
+        let Some(period) = lobby.upgrade().map(|l| l.rounds.config.seek_sweep) else {
+            return;
+        };
+        tokio::time::sleep(period).await;
+        let Some(lobby) = lobby.upgrade() else { return };
+        match lobby
+            .rounds
+            .store
+            .doc_purge("seek", lobby.rounds.now())
+            .await
+        {
+            Ok(n) if n > 0 => lobby.changed().await,
             Ok(_) => {}
             Err(e) => tracing::warn!("lobby sweep: {e}"),
         }
-        app.limits.prune();
+        lobby.limits.prune();
     }
 }

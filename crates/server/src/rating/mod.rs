@@ -7,6 +7,8 @@
 
 pub mod service;
 
+pub use service::Ratings;
+
 use crate::round::GameEnded;
 use serde::{Deserialize, Serialize};
 use tabula_core::{EndReason, Outcome};

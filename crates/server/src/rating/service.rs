@@ -5,10 +5,10 @@
 //! twice.
 
 use super::{rate, rated_players, RatingDoc};
-use crate::app::App;
 use crate::protocol::{Leader, PoolRating};
 use crate::round::GameEnded;
-use crate::store::{Doc, StoreError};
+use crate::round::Rounds;
+use crate::store::{update_json, ChangeError};
 use std::sync::Arc;
 use tabula_rating::Rating;
 use tokio::sync::broadcast::error::RecvError;
@@ -27,12 +27,12 @@ const SWEEP_BATCH: usize = 50;
 /// announcement was missed, or its instance died first), until the app is
 /// gone. A game is rated exactly once: each rating document keeps the ids
 /// of the games it took in, and its writes are compare-and-set.
-pub(crate) async fn follow(app: std::sync::Weak<App>) {
+async fn follow(app: std::sync::Weak<Ratings>) {
     let Some((mut rx, period, live)) = app.upgrade().map(|a| {
         (
-            a.finisher.subscribe(),
-            a.config.rating_sweep,
-            a.config.rate_on_finish,
+            a.rounds.finisher.subscribe(),
+            a.rounds.config.rating_sweep,
+            a.rounds.config.rate_on_finish,
         )
     }) else {
         return;
@@ -65,9 +65,9 @@ pub(crate) async fn follow(app: std::sync::Weak<App>) {
 }
 
 /// Rate the ended rated games that are still unrated.
-async fn catch_up(app: &Arc<App>) {
-    let before = crate::round::now_ms() - app.config.rating_grace.as_millis() as i64;
-    let ids = match app.store.ids_rating_due(before, SWEEP_BATCH).await {
+async fn catch_up(app: &Ratings) {
+    let before = app.rounds.now() - app.rounds.config.rating_grace.as_millis() as i64;
+    let ids = match app.rounds.store.ids_rating_due(before, SWEEP_BATCH).await {
         Ok(ids) => ids,
         Err(e) => {
             tracing::warn!("rating sweep: {e}");
@@ -75,7 +75,7 @@ async fn catch_up(app: &Arc<App>) {
         }
     };
     for id in ids {
-        let rated = match app.ended(&id).await {
+        let rated = match app.rounds.ended(&id).await {
             Ok(Some(ended)) => rate_game(app, &ended).await,
             Ok(None) => Err("the game is not over".into()),
             Err(e) => Err(e.to_string()),
@@ -92,8 +92,9 @@ fn doc_id(user: &str, pool: &str) -> String {
 }
 
 /// A player's rating document in a pool and its version (`None`: new).
-async fn load(app: &App, user: &str, pool: &str) -> Result<(Option<u64>, RatingDoc), String> {
+async fn load(app: &Ratings, user: &str, pool: &str) -> Result<(Option<u64>, RatingDoc), String> {
     let doc = app
+        .rounds
         .store
         .doc_get("rating", &doc_id(user, pool))
         .await
@@ -113,41 +114,25 @@ async fn load(app: &App, user: &str, pool: &str) -> Result<(Option<u64>, RatingD
     })
 }
 
-async fn save(
-    app: &App,
-    pool: &str,
-    version: Option<u64>,
-    doc: &RatingDoc,
-) -> Result<(), StoreError> {
-    let d = Doc {
-        kind: "rating",
-        id: doc_id(&doc.user, pool),
-        owner: Some(pool.to_string()),
-        body: serde_json::to_string(doc).unwrap_or_default(),
-        version: version.unwrap_or(0),
-        created: app.now(),
-        expires: None,
-    };
-    match version {
-        Some(_) => app.store.doc_update(&d).await.map(|_| ()),
-        None => app.store.doc_insert(d).await,
-    }
-}
-
 /// Rate game `ended` if it is rated: each player's new rating from their
 /// rating now and the others' before the game; then show the changes on
 /// the game.
-pub async fn rate_game(app: &Arc<App>, ended: &GameEnded) -> Result<(), String> {
+pub async fn rate_game(app: &Ratings, ended: &GameEnded) -> Result<(), String> {
     let Some(users) = rated_players(ended) else {
         if ended.rated && ended.ending.reason != tabula_core::EndReason::Aborted {
             // Rated, but a seat has no account any more (deleted): nothing
             // to rate, and nothing left to do for it.
             let none = vec![None; ended.seats.len()];
-            return app.rated(&ended.id, none).await.map_err(|e| e.to_string());
+            return app
+                .rounds
+                .rated(&ended.id, none)
+                .await
+                .map_err(|e| e.to_string());
         }
         return Ok(());
     };
     let pool = app
+        .rounds
         .registry
         .pool_of(&ended.spec, ended.correspondence)
         .map_err(|e| e.to_string())?;
@@ -157,74 +142,81 @@ pub async fn rate_game(app: &Arc<App>, ended: &GameEnded) -> Result<(), String> 
     }
     let mut diffs = vec![None; users.len()];
     for (i, user) in users.iter().enumerate() {
-        for _ in 0..TRIES {
-            let (version, mut doc) = load(app, user, &pool).await?;
-            let mut inputs = before.clone();
-            inputs[i] = doc.rating;
-            let Some(new) = rate(ended, &inputs).map(|r| r[i]) else {
+        let fresh = || {
+            let doc = RatingDoc {
+                user: user.to_string(),
+                ..RatingDoc::default()
+            };
+            (Some(pool.clone()), doc)
+        };
+        let now = app.rounds.now();
+        let changed = update_json(
+            &app.rounds.store,
+            ("rating", &doc_id(user, &pool)),
+            TRIES,
+            now,
+            Some(&fresh),
+            |doc: &mut RatingDoc| {
+                let mut inputs = before.clone();
+                inputs[i] = doc.rating;
+                let new = rate(ended, &inputs).map(|r| r[i]).ok_or(Unrateable)?;
+                let diff = (new.rating.round() - doc.rating.rating.round()) as i32;
+                // Already rated with this game: nothing to write.
+                Ok(doc.record(&ended.id, new, now).then_some(diff))
+            },
+        )
+        .await;
+        match changed {
+            Ok(Some((diff, _))) => {
+                diffs[i] = Some(diff);
+                remember_pool(app, user, &pool).await;
+            }
+            Ok(None) => {}
+            Err(ChangeError::Refused(Unrateable)) => {
                 // Never rateable: recorded as rated with no change, so the
                 // sweep does not try it for ever.
                 tracing::error!(game = %ended.id, "cannot rate this ranking");
                 let none = vec![None; users.len()];
-                return app.rated(&ended.id, none).await.map_err(|e| e.to_string());
-            };
-            let diff = (new.rating.round() - doc.rating.rating.round()) as i32;
-            if !doc.record(&ended.id, new, app.now()) {
-                break;
+                return app
+                    .rounds
+                    .rated(&ended.id, none)
+                    .await
+                    .map_err(|e| e.to_string());
             }
-            match save(app, &pool, version, &doc).await {
-                Ok(()) => {
-                    diffs[i] = Some(diff);
-                    if version.is_none() {
-                        remember_pool(app, user, &pool).await;
-                    }
-                    break;
-                }
-                Err(StoreError::Conflict) => continue,
-                Err(e) => return Err(e.to_string()),
-            }
+            Err(ChangeError::Store(e)) => return Err(e.to_string()),
         }
     }
-    app.rated(&ended.id, diffs).await.map_err(|e| e.to_string())
+    app.rounds
+        .rated(&ended.id, diffs)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// Add `pool` to the pools `user` has a rating in (for their profile).
-async fn remember_pool(app: &App, user: &str, pool: &str) {
-    for _ in 0..TRIES {
-        let found = app.store.doc_get("rating_pools", user).await;
-        let (version, mut pools): (Option<u64>, Vec<String>) = match found {
-            Ok(Some(d)) => (
-                Some(d.version),
-                serde_json::from_str(&d.body).unwrap_or_default(),
-            ),
-            Ok(None) => (None, Vec::new()),
-            Err(e) => {
-                tracing::warn!("rating pools of {user}: {e}");
-                return;
+async fn remember_pool(app: &Ratings, user: &str, pool: &str) {
+    let fresh = || (None, Vec::<String>::new());
+    let added = update_json(
+        &app.rounds.store,
+        ("rating_pools", user),
+        TRIES,
+        app.rounds.now(),
+        Some(&fresh),
+        |pools: &mut Vec<String>| {
+            if pools.iter().any(|p| p == pool) {
+                return Ok::<_, std::convert::Infallible>(None);
             }
-        };
-        if pools.iter().any(|p| p == pool) {
-            return;
-        }
-        pools.push(pool.to_string());
-        let d = Doc {
-            kind: "rating_pools",
-            id: user.to_string(),
-            owner: None,
-            body: serde_json::to_string(&pools).unwrap_or_default(),
-            version: version.unwrap_or(0),
-            created: app.now(),
-            expires: None,
-        };
-        let saved = match version {
-            Some(_) => app.store.doc_update(&d).await.map(|_| ()),
-            None => app.store.doc_insert(d).await,
-        };
-        if !matches!(saved, Err(StoreError::Conflict)) {
-            return;
-        }
+            pools.push(pool.to_string());
+            Ok(Some(()))
+        },
+    )
+    .await;
+    if let Err(ChangeError::Store(e)) = added {
+        tracing::warn!("rating pools of {user}: {e}");
     }
 }
+
+/// A ranking the rating system cannot take (a change refuses itself).
+struct Unrateable;
 
 fn pool_rating(doc: &RatingDoc) -> PoolRating {
     PoolRating {
@@ -236,7 +228,22 @@ fn pool_rating(doc: &RatingDoc) -> PoolRating {
     }
 }
 
-impl App {
+/// Ratings per player and pool.
+pub struct Ratings {
+    rounds: Arc<Rounds>,
+}
+
+impl Ratings {
+    pub fn new(rounds: Arc<Rounds>) -> Self {
+        Ratings { rounds }
+    }
+
+    /// Rate games as they end here, and catch up on those missed, until
+    /// the ratings are gone.
+    pub fn start(self: &Arc<Self>) {
+        tokio::spawn(follow(Arc::downgrade(self)));
+    }
+
     /// `user`'s rating in `pool`, rounded (1500 when they have none yet or
     /// it cannot be read: a seed, never a reason to refuse).
     pub async fn rating_in(&self, user: &str, pool: &str) -> i32 {
@@ -254,7 +261,7 @@ impl App {
         &self,
         user: &str,
     ) -> Result<std::collections::BTreeMap<String, PoolRating>, String> {
-        let pools: Vec<String> = match self.store.doc_get("rating_pools", user).await {
+        let pools: Vec<String> = match self.rounds.store.doc_get("rating_pools", user).await {
             Ok(Some(d)) => serde_json::from_str(&d.body).unwrap_or_default(),
             Ok(None) => Vec::new(),
             Err(e) => return Err(e.to_string()),
@@ -271,6 +278,7 @@ impl App {
     /// listed), best first.
     pub async fn leaderboard(&self, pool: &str) -> Result<Vec<Leader>, String> {
         let docs = self
+            .rounds
             .store
             .doc_list("rating", Some(pool), 0, 10_000)
             .await

@@ -8,9 +8,8 @@
 
 use super::state::{Caller, Change, Command, Plan, Rebind, Reply, Room, Round};
 use super::RoundError;
+use super::{has_human_seat, Rounds};
 use crate::ai::{self, Class, Pick};
-use crate::app::App;
-use crate::guard::has_human_seat;
 use crate::protocol::{GameView, ServerMessage};
 use std::sync::Arc;
 use std::time::Duration;
@@ -102,7 +101,7 @@ pub(crate) enum Msg {
 }
 
 pub(crate) struct Actor {
-    app: Arc<App>,
+    rounds: Arc<Rounds>,
     round: Round,
     rx: mpsc::Receiver<Msg>,
     /// Our own address, for the AI's answers.
@@ -131,14 +130,14 @@ fn ai_retry_pause(n: u32) -> Duration {
 
 /// Start the owner of `round`, unless the game already has one; returns
 /// the owner's address.
-pub(crate) fn start(app: &Arc<App>, round: Round) -> super::RoundHandle {
+pub(crate) fn start(rounds: &Arc<Rounds>, round: Round) -> super::RoundHandle {
     let (tx, rx) = mpsc::channel(super::INBOX);
     let handle = super::RoundHandle { tx: tx.clone() };
     let id = round.id.clone();
-    let (owner, mine) = app.rounds.claim(&id, handle);
+    let (owner, mine) = rounds.live().claim(&id, handle);
     if mine {
         let actor = Actor {
-            app: Arc::clone(app),
+            rounds: Arc::clone(rounds),
             round,
             rx,
             me: tx,
@@ -153,22 +152,22 @@ pub(crate) fn start(app: &Arc<App>, round: Round) -> super::RoundHandle {
 
 impl Actor {
     async fn run(mut self) {
-        self.round.now = self.app.now();
+        self.round.now = self.rounds.now();
         self.on_time().await;
         self.kick_ai().await;
-        let idle = self.app.config.idle;
+        let idle = self.rounds.config.idle;
         let mut deadline = Instant::now() + idle;
         loop {
             let timer = self.time_left();
             tokio::select! {
                 msg = self.rx.recv() => {
                     let Some(msg) = msg else { break };
-                    self.round.now = self.app.now();
+                    self.round.now = self.rounds.now();
                     self.handle(msg).await;
                     deadline = Instant::now() + idle;
                 }
                 _ = tokio::time::sleep(timer), if self.round.deadline().is_some() => {
-                    self.round.now = self.app.now();
+                    self.round.now = self.rounds.now();
                     self.on_time().await;
                 }
                 _ = tokio::time::sleep_until(deadline) => {
@@ -185,14 +184,14 @@ impl Actor {
         }
         if self.round.ai_to_move().is_some() {
             // A command drained above woke the AI: a new owner takes over.
-            self.app.rounds.forget_closed(&self.round.id);
-            let _ = self.app.handle(&self.round.id).await;
+            self.rounds.live().forget_closed(&self.round.id);
+            let _ = self.rounds.handle(&self.round.id).await;
         }
     }
 
     /// How long until the game's next deadline (a flag, a first move).
     fn time_left(&self) -> Duration {
-        let now = self.app.now();
+        let now = self.rounds.now();
         match self.round.deadline() {
             Some(d) => Duration::from_millis(d.saturating_sub(now).max(0) as u64),
             None => Duration::from_secs(3600),
@@ -245,8 +244,8 @@ impl Actor {
         }
         let rx = &self.rx;
         let retired = self
-            .app
             .rounds
+            .live()
             .retire(&self.round.id, &self.me, || rx.is_empty());
         if retired {
             self.rx.close();
@@ -356,8 +355,8 @@ impl Actor {
                     // Computed by the AI pool, while this task goes on
                     // serving the game; queued behind the games' moves.
                     let reply = reply.take();
-                    let key = crate::guard::sender_key(caller);
-                    let job = self.app.ai.run(Class::Hint, &key, move || {
+                    let key = super::sender_key(caller);
+                    let job = self.rounds.ai.run(Class::Hint, &key, move || {
                         ai::hint(game.as_ref(), seed)
                             .map(Reply::Hint)
                             .map_err(RoundError::from)
@@ -393,8 +392,8 @@ impl Actor {
     async fn chat(&mut self, caller: &Caller, room: Room, text: &str) -> Result<(), RoundError> {
         let line = self
             .round
-            .chat_line(caller, room, text, crate::round::now_ms())?;
-        self.app
+            .chat_line(caller, room, text, self.rounds.now())?;
+        self.rounds
             .store_chat(&self.round.id, self.round.chat.len(), &line)
             .await?;
         self.round.chat.push(line);
@@ -416,7 +415,7 @@ impl Actor {
     /// Take in the game as stored now (another writer changed it) and
     /// show it to the watchers.
     async fn reload(&mut self) -> bool {
-        match self.app.load(&self.round.id).await {
+        match self.rounds.load(&self.round.id).await {
             Ok(mut fresh) => {
                 // Pending AI answers were computed for an older state.
                 fresh.version = self.round.version + 1;
@@ -439,22 +438,22 @@ impl Actor {
     async fn commit(&mut self, change: Change) -> Result<Reply, RoundError> {
         let from = change.keep;
         let stored = self
-            .app
+            .rounds
             .store_change(&self.round, &change)
             .await
-            .map_err(crate::app::store_error)?;
+            .map_err(super::service::store_error)?;
         let reply = change.reply.clone();
         let ended = self.round.apply(change);
         self.round.stored = stored;
         self.publish(from);
         if let Some(ended) = ended {
-            self.app.finisher.announce(ended);
+            self.rounds.finisher.announce(ended);
         }
         Ok(reply)
     }
 
     async fn rematch(&mut self, next: Round) -> Result<Reply, RoundError> {
-        let created = self.app.insert(next, Vec::new()).await?;
+        let created = self.rounds.insert(next, Vec::new()).await?;
         let mut meta = self.round.meta.clone();
         meta.rematch = Some(created.id.clone());
         let change = Change {
@@ -492,30 +491,34 @@ impl Actor {
         if self.paused() {
             return;
         }
-        if !self.app.claim_ai(&self.round.id, self.round.stored).await {
+        if !self
+            .rounds
+            .claim_ai(&self.round.id, self.round.stored)
+            .await
+        {
             return;
         }
-        self.app.ai_job_started();
+        self.rounds.ai_job_started();
         self.round.thinking = true;
         self.publish(self.round.history.len());
         let game = self.round.game.clone();
         let seed = self.round.seed ^ (self.round.history.len() as u64).rotate_left(29);
         let version = self.round.version;
-        let pause = self.app.config.ai_pause;
+        let pause = self.rounds.config.ai_pause;
         let me = self.me.clone();
         let class = if has_human_seat(&self.round.meta.seats) {
             Class::Move
         } else {
             Class::Demo
         };
-        let app = Arc::clone(&self.app);
+        let rounds = Arc::clone(&self.rounds);
         let id = self.round.id.clone();
         let updates = self.updates.clone();
         tokio::spawn(async move {
             if pause > Duration::ZERO {
                 tokio::time::sleep(pause).await;
             }
-            let job = app
+            let job = rounds
                 .ai
                 .run(class, &id, move || ai::choose(game.as_ref(), level, seed));
             let pick = match job {

@@ -3,119 +3,40 @@
 //! - [`state`]: one game as pure logic: commands planned into changes;
 //! - [`finish`]: how games end, and the one event that says so;
 //! - [`actor`]: the one owner of each live game, a task fed by a channel;
-//! - this module: the live games by id, loaded on demand and dropped
-//!   when idle (lila's `GameProxy`).
+//! - [`live`]: the live games by id, loaded on demand and dropped when
+//!   idle (lila's `GameProxy`);
+//! - [`repo`]: how games are stored and rebuilt (lila's `GameRepo`);
+//! - [`service`]: the module's door, [`Rounds`] (lila's `RoundApi`).
 
 pub mod actor;
 pub mod clock;
 pub mod error;
 pub mod finish;
+pub mod live;
+pub mod repo;
+pub mod service;
 pub mod state;
 
 pub use error::RoundError;
 pub use finish::{EndReason, Ending, Finisher, GameEnded};
 pub use state::{Caller, ChatLine, Command, Entry, Meta, Reply, Room, Round, Seat, SeatKind};
 
-use actor::Msg;
-use rand::Rng;
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
-use tokio::sync::mpsc;
+pub use live::{RoundHandle, INBOX};
+pub use service::{Creator, Rounds, LIST_LIMIT};
+pub use state::Rebind;
 
-/// How many commands may wait for one game's owner; a sender beyond that
-/// waits its turn (backpressure, never an unbounded queue).
-pub const INBOX: usize = 64;
-
-/// The address of a live game's owner.
-#[derive(Clone)]
-pub struct RoundHandle {
-    pub(crate) tx: mpsc::Sender<Msg>,
+/// Whether a person plays one of `seats` (else the game is a demo: AI
+/// against AI, which thinks only while watched).
+pub fn has_human_seat(seats: &[Seat]) -> bool {
+    seats.iter().any(|s| s.kind == SeatKind::Human)
 }
 
-/// The live games by id. Holds only addresses: each game's state lives in
-/// its owner task.
-#[derive(Default)]
-pub struct Rounds {
-    live: Mutex<HashMap<String, RoundHandle>>,
-}
-
-impl Rounds {
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, RoundHandle>> {
-        self.live.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    pub fn get(&self, id: &str) -> Option<RoundHandle> {
-        self.map().get(id).cloned()
-    }
-
-    /// Every live game's owner.
-    pub(crate) fn all(&self) -> Vec<RoundHandle> {
-        self.map().values().cloned().collect()
-    }
-
-    /// Register `handle` for `id` unless another owner got there first;
-    /// returns the owner that holds the game (and whether it is `handle`).
-    pub(crate) fn claim(&self, id: &str, handle: RoundHandle) -> (RoundHandle, bool) {
-        let mut map = self.map();
-        match map.get(id) {
-            Some(h) if !h.tx.is_closed() => (h.clone(), false),
-            _ => {
-                map.insert(id.to_string(), handle.clone());
-                (handle, true)
-            }
-        }
-    }
-
-    /// Drop `id` if `tx` is still its owner and `idle` says nothing waits.
-    pub(crate) fn retire(
-        &self,
-        id: &str,
-        tx: &mpsc::Sender<Msg>,
-        idle: impl FnOnce() -> bool,
-    ) -> bool {
-        let mut map = self.map();
-        match map.get(id) {
-            Some(h) if h.tx.same_channel(tx) && idle() => {
-                map.remove(id);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Forget an owner that has stopped.
-    pub(crate) fn forget_closed(&self, id: &str) {
-        let mut map = self.map();
-        if map.get(id).is_some_and(|h| h.tx.is_closed()) {
-            map.remove(id);
-        }
-    }
-
-    /// How many games are live in memory.
-    pub fn len(&self) -> usize {
-        self.map().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-pub fn random_id() -> String {
-    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let mut rng = rand::thread_rng();
-    (0..10)
-        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
-        .collect()
-}
-
-pub fn random_token() -> String {
-    format!("{:032x}", rand::thread_rng().gen::<u128>())
+/// The key that names a command's sender in rate limits and the AI pool's
+/// fair share: their first identity, else their seat token's hash.
+pub fn sender_key(caller: &Caller) -> String {
+    caller
+        .ids
+        .first()
+        .cloned()
+        .unwrap_or_else(|| crate::common::hash_token(&caller.token))
 }

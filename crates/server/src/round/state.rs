@@ -5,21 +5,14 @@
 
 use super::error::RoundError;
 use super::finish::{EndReason, Ending, GameEnded};
+pub use crate::common::hash_token;
+pub use crate::protocol::{ChatLine, Room, SeatKind};
 use crate::protocol::{
     GameState, GameView, HistoryEntry, PlayerInfo, ResultInfo, Summary, TurnInfo,
 };
 use serde::{Deserialize, Serialize};
 use tabula_ai::AiLevel;
 use tabula_core::{ActionFacts, AnyGame, Outcome, Player, PlayerSet, Record, Turn};
-
-/// Who sits in a seat.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum SeatKind {
-    #[default]
-    Human,
-    Ai,
-}
 
 /// The AI level that takes a seat when a player leaves a three-player game.
 pub const STAND_IN_LEVEL: AiLevel = AiLevel::Level3;
@@ -78,18 +71,10 @@ impl Seat {
 
     /// Give the seat a fresh token; the token.
     fn new_token(&mut self) -> String {
-        let token = crate::round::random_token();
+        let token = crate::common::random_token();
         self.token_hash = hash_token(&token);
         token
     }
-}
-
-/// A seat token as stored: SHA-256 in hex (tokens are 128 random bits, so
-/// a fast hash is enough: there is nothing to guess).
-pub fn hash_token(token: &str) -> String {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(token.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Who sends a command: the seat token in the request, if any, and the
@@ -110,29 +95,6 @@ impl Caller {
             ..Caller::default()
         }
     }
-}
-
-/// The two chat rooms of a game.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Room {
-    /// Written by the players, read by everyone.
-    Players,
-    /// Written by spectators; the players see it once the game is over.
-    Spectators,
-}
-
-/// One line of a game's chat.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct ChatLine {
-    pub room: Room,
-    /// Milliseconds since 1970.
-    pub at: i64,
-    pub name: String,
-    /// The author's account, if signed in.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub user: Option<String>,
-    pub text: String,
 }
 
 /// The longest chat line, in characters.
@@ -231,6 +193,8 @@ pub struct Entry {
     pub pos: String,
     /// What it did, for people (captures, check).
     pub facts: ActionFacts,
+    /// The cells it passed through, when its text names only some.
+    pub route: Vec<String>,
 }
 
 /// A command of a seat's holder.
@@ -350,6 +314,7 @@ pub fn play_entry(
         text: played.text,
         pos: game.position(),
         facts: played.facts,
+        route: played.route,
     })
 }
 
@@ -849,8 +814,8 @@ impl Round {
             seat.claimed = None;
         }
         Round::new(
-            crate::round::random_id(),
-            crate::round::now_ms(),
+            crate::common::random_id(),
+            self.now,
             self.title,
             self.start_game.clone(),
             self.start.clone(),
@@ -1027,16 +992,23 @@ impl Round {
             (false, Turn::Chance) => TurnInfo::Chance,
             (false, Turn::Player(p)) => TurnInfo::Player { seat: p.0 },
         };
-        let legal = match self.to_move() {
-            Some(_) => self.game.legal_actions(),
-            None => Vec::new(),
+        let (legal, routes) = match self.to_move() {
+            Some(_) => (self.game.legal_actions(), self.game.legal_routes()),
+            None => (Vec::new(), Vec::new()),
         };
         GameState {
             ply: self.history.len(),
             position: self.game.position(),
             turn,
             legal,
-            result: self.ending().map(|e| result_info(&e)),
+            routes: routes.into_iter().collect(),
+            result: self.ending().map(|e| ResultInfo {
+                how: (e.reason == EndReason::Board)
+                    .then(|| self.game.end_reason())
+                    .flatten()
+                    .map(str::to_string),
+                ..result_info(&e)
+            }),
             players: self.players(),
             draw_offer: self.meta.draw_offer.clone(),
             thinking: self.thinking,
@@ -1108,6 +1080,7 @@ fn history_entry(e: &Entry) -> HistoryEntry {
         capture: e.facts.capture,
         check: e.facts.check,
         mate: e.facts.mate,
+        route: e.route.clone(),
     }
 }
 
@@ -1121,6 +1094,7 @@ fn result_info(e: &Ending) -> ResultInfo {
         draw,
         winners,
         reason: e.reason,
+        how: None,
     }
 }
 

@@ -14,6 +14,9 @@
 pub mod health;
 mod postgres;
 mod sqlite;
+pub mod typed;
+
+pub use typed::{retry_on_conflict, update_json, ChangeError};
 
 /// The columns a game list reads, with the game's plies counted (`g` is
 /// the games table); shared by both engines' list queries.

@@ -6,8 +6,9 @@
 //! the same next round. The service (`service.rs`) stores the state, starts
 //! the games it names and feeds back their results; `api.rs` serves it.
 
-pub mod api;
 pub mod service;
+
+pub use service::Tournaments;
 
 use crate::protocol::{
     TournamentFormat, TournamentGame, TournamentRound, TournamentSeat, TournamentStanding,
@@ -609,7 +610,13 @@ impl Tournament {
 
     fn name_of(&self, id: &str) -> String {
         self.players.iter().find(|e| e.id == id).map_or_else(
-            || id.trim_start_matches("u:").to_string(),
+            || {
+                let key = crate::common::PlayerId::parse(id);
+                key.as_ref()
+                    .and_then(|p| p.account_key())
+                    .unwrap_or(id)
+                    .to_string()
+            },
             |e| e.name.clone(),
         )
     }

@@ -6,19 +6,21 @@
 //! finished yet, so the scheduler never reads the finished ones.
 
 use super::{EntryError, NewGame, SeatOf, Tournament, KIND, MAX_MINUTES, MAX_ROUNDS};
-use crate::app::{store_error, App};
+use crate::common::limits::Limits;
+use crate::common::random_id;
 use crate::error::ApiError;
 use crate::protocol::{
     NewTournament, StartTime, TournamentFormat, TournamentId, TournamentList, TournamentStatus,
     TournamentView,
 };
-use crate::round::{random_id, RoundError, Seat, SeatKind};
-use crate::store::{Doc, StoreError};
+use crate::rating::Ratings;
+use crate::round::service::store_error;
+use crate::round::{RoundError, Rounds, Seat, SeatKind};
+use crate::store::{update_json, ChangeError, Doc, StoreError};
 use crate::user::session::Visitor;
 use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
-use std::time::Duration;
 use tabula_ai::AiLevel;
 use tabula_clock::TimeControl;
 
@@ -54,7 +56,28 @@ fn account(visitor: &Visitor) -> Result<(String, String), ApiError> {
     Ok((crate::user::user_identity(&a.name), a.name.clone()))
 }
 
-impl App {
+/// The tournaments: created, joined, run by a scheduler that starts their
+/// games and records their results.
+pub struct Tournaments {
+    rounds: Arc<Rounds>,
+    ratings: Arc<Ratings>,
+    limits: Arc<Limits>,
+}
+
+impl Tournaments {
+    pub fn new(rounds: Arc<Rounds>, ratings: Arc<Ratings>, limits: Arc<Limits>) -> Self {
+        Tournaments {
+            rounds,
+            ratings,
+            limits,
+        }
+    }
+
+    /// Run the scheduler until the tournaments are gone.
+    pub fn start(self: &Arc<Self>) {
+        tokio::spawn(scheduler(Arc::downgrade(self)));
+    }
+
     pub async fn create_tournament(
         &self,
         visitor: &Visitor,
@@ -67,8 +90,8 @@ impl App {
                 "a name of 1 to {MAX_NAME} characters"
             )));
         }
-        let game = self.registry.create(&req.spec, None)?;
-        let title = self.registry.entry(game.name())?.title;
+        let game = self.rounds.registry.create(&req.spec, None)?;
+        let title = self.rounds.registry.entry(game.name())?.title;
         let seats = game.num_players();
         match (req.format, seats) {
             (TournamentFormat::Tables, 3) => {}
@@ -116,7 +139,7 @@ impl App {
         if let Some(pairing::tables::Leftover::Ai { level }) = req.leftover {
             AiLevel::from_number(level).map_err(|e| ApiError::bad_request(e.to_string()))?;
         }
-        let now = self.now();
+        let now = self.rounds.now();
         let starts = match req.starts {
             StartTime::Now(_) => now,
             StartTime::At(t) if t >= now - 60_000 && t <= now + 90 * 86_400_000 => t,
@@ -158,7 +181,7 @@ impl App {
             created: now,
             expires: None,
         };
-        self.store.doc_insert(doc).await.map_err(internal)?;
+        self.rounds.store.doc_insert(doc).await.map_err(internal)?;
         let marker = Doc {
             kind: LIVE,
             id: id.clone(),
@@ -168,12 +191,17 @@ impl App {
             created: starts,
             expires: None,
         };
-        self.store.doc_insert(marker).await.map_err(internal)?;
+        self.rounds
+            .store
+            .doc_insert(marker)
+            .await
+            .map_err(internal)?;
         Ok(TournamentId { id })
     }
 
     async fn load_tournament(&self, id: &str) -> Result<(Doc, Tournament), ApiError> {
         let doc = self
+            .rounds
             .store
             .doc_get(KIND, id)
             .await
@@ -189,27 +217,22 @@ impl App {
     async fn change_tournament<R>(
         &self,
         id: &str,
-        mut change: impl FnMut(&mut Tournament) -> Result<Option<R>, ApiError>,
+        change: impl Fn(&mut Tournament) -> Result<Option<R>, ApiError>,
     ) -> Result<Option<(R, Tournament)>, ApiError> {
-        for _ in 0..8 {
-            let (mut doc, mut t) = self.load_tournament(id).await?;
-            let Some(r) = change(&mut t)? else {
-                return Ok(None);
-            };
-            doc.body = serde_json::to_string(&t).unwrap_or_default();
-            match self.store.doc_update(&doc).await {
-                Ok(_) => return Ok(Some((r, t))),
-                Err(StoreError::Conflict) => continue,
-                Err(StoreError::Missing) => return Err(gone(id)),
-                Err(e) => return Err(internal(e)),
-            }
-        }
-        Err(RoundError::Busy.into())
+        let now = self.rounds.now();
+        update_json(&self.rounds.store, (KIND, id), 8, now, None, change)
+            .await
+            .map_err(|e| match e {
+                ChangeError::Refused(e) => e,
+                ChangeError::Store(StoreError::Missing) => gone(id),
+                ChangeError::Store(e) => internal(e),
+            })
     }
 
     /// Upcoming, running and the latest finished tournaments.
     pub async fn tournaments(&self) -> Result<TournamentList, ApiError> {
         let docs = self
+            .rounds
             .store
             .doc_list(KIND, None, 0, LIST_LIMIT)
             .await
@@ -249,8 +272,14 @@ impl App {
         // whose write wins creates them): a game not created yet is not
         // shown, or a player (a bot) polling it would get 404s.
         if let Some(game) = &view.my_game {
-            if self.rounds.get(game).is_none()
-                && self.store.load(game).await.map_err(internal)?.is_none()
+            if self.rounds.live().get(game).is_none()
+                && self
+                    .rounds
+                    .store
+                    .load(game)
+                    .await
+                    .map_err(internal)?
+                    .is_none()
             {
                 view.my_game = None;
             }
@@ -261,10 +290,10 @@ impl App {
     pub async fn join_tournament(&self, visitor: &Visitor, id: &str) -> Result<(), ApiError> {
         let (me, name) = account(visitor)?;
         let (_, t) = self.load_tournament(id).await?;
-        let pool = self.registry.pool_of(&t.spec, false)?;
+        let pool = self.rounds.registry.pool_of(&t.spec, false)?;
         let user = me.strip_prefix("u:").unwrap_or(&me);
-        let rating = self.rating_in(user, &pool).await;
-        let bot = crate::bot::is_bot(visitor);
+        let rating = self.ratings.rating_in(user, &pool).await;
+        let bot = visitor.is_bot();
         self.change_tournament(id, |t| {
             t.join(&me, &name, rating, bot).map(Some).map_err(refused)
         })
@@ -283,16 +312,18 @@ impl App {
     /// of a new round; only the instance whose write wins does so.
     /// The tournament as it stands after.
     async fn step_tournament(self: &Arc<Self>, id: &str) -> Result<Tournament, ApiError> {
-        let now = self.now();
-        let mut seen = None;
+        let now = self.rounds.now();
+        // The tournament as last read, for when there is nothing to write.
+        let seen = std::sync::Mutex::new(None);
         let stepped = self
             .change_tournament(id, |t| {
-                seen = Some(t.clone());
+                *seen.lock().unwrap_or_else(|e| e.into_inner()) = Some(t.clone());
                 t.step(now, &mut random_id)
                     .map_err(|e| RoundError::Internal(format!("tournament {id}: {e}")).into())
             })
             .await?;
         let Some((games, t)) = stepped else {
+            let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
             return seen.ok_or_else(|| gone(id));
         };
         for g in &games {
@@ -301,7 +332,11 @@ impl App {
             }
         }
         if t.status == TournamentStatus::Finished {
-            self.store.doc_delete(LIVE, id).await.map_err(internal)?;
+            self.rounds
+                .store
+                .doc_delete(LIVE, id)
+                .await
+                .map_err(internal)?;
         }
         Ok(t)
     }
@@ -313,7 +348,7 @@ impl App {
         t: &Tournament,
         g: &NewGame,
     ) -> Result<(), RoundError> {
-        let game = self.registry.create(&t.spec, None)?;
+        let game = self.rounds.registry.create(&t.spec, None)?;
         let seats = g
             .seats
             .iter()
@@ -337,7 +372,7 @@ impl App {
                 },
             })
             .collect();
-        let mut round = self.new_round(game, None, rand::random(), seats)?;
+        let mut round = self.rounds.new_round(game, None, rand::random(), seats)?;
         round.id = g.id.clone();
         round.meta.hints = false;
         // Bots and people are rated against each other only where the
@@ -346,16 +381,16 @@ impl App {
             && g.seats.iter().all(|s| matches!(s, SeatOf::Player(_)))
             && (t.bots || crate::bot::may_rate(&round.meta.seats));
         round.roll_dice();
-        round.now = self.now();
+        round.now = self.rounds.now();
         round.start_clocks(t.clock);
-        self.insert(round, Vec::new()).await?;
+        self.rounds.insert(round, Vec::new()).await?;
         Ok(())
     }
 
     /// The places of game `id` if it is over, read from the store; `None`
     /// while it goes on (or if it is missing).
     async fn stored_places(&self, id: &str) -> Result<Option<(Vec<u8>, Vec<u8>)>, RoundError> {
-        let round = match self.load(id).await {
+        let round = match self.rounds.load(id).await {
             Ok(r) => r,
             Err(RoundError::NoGame(_)) => return Ok(None),
             Err(e) => return Err(e),
@@ -384,7 +419,7 @@ impl App {
         places: Vec<u8>,
         absent: &[u8],
     ) -> Result<bool, ApiError> {
-        let now = self.now();
+        let now = self.rounds.now();
         let recorded = self
             .change_tournament(id, |t| {
                 Ok(t.record(game, places.clone(), absent, now).then_some(()))
@@ -396,14 +431,14 @@ impl App {
     /// Recreate the games of tournament `t` that were published long ago
     /// and are not in the store (their publisher died before creating them).
     async fn restore_tournament_games(self: &Arc<Self>, t: &Tournament) {
-        let now = self.now();
+        let now = self.rounds.now();
         for r in t
             .rounds
             .iter()
             .filter(|r| now - r.started > RECREATE_AFTER_MS)
         {
             for g in r.games.iter().filter(|g| g.places.is_none()) {
-                if matches!(self.store.load(&g.id).await, Ok(None)) {
+                if matches!(self.rounds.store.load(&g.id).await, Ok(None)) {
                     let new = NewGame {
                         id: g.id.clone(),
                         seats: g.seats.clone(),
@@ -425,14 +460,19 @@ fn refused(e: EntryError) -> ApiError {
     ApiError::new(status, e.to_string())
 }
 
-/// Every second, move every live tournament on; record results as games
+/// Every `tournament_tick`, move every live tournament on; record results as games
 /// end (announced here) and, every few ticks, from the store (in case an
 /// announcement was missed or made by another instance that died).
-pub(crate) async fn scheduler(app: Weak<App>) {
-    let Some(mut ended) = app.upgrade().map(|a| a.finisher.subscribe()) else {
+async fn scheduler(app: Weak<Tournaments>) {
+    let Some((mut ended, period)) = app.upgrade().map(|a| {
+        (
+            a.rounds.finisher.subscribe(),
+            a.rounds.config.tournament_tick,
+        )
+    }) else {
         return;
     };
-    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // Which live tournament each pending game belongs to, as of the last tick.
     let mut owners: HashMap<String, String> = HashMap::new();
@@ -480,22 +520,28 @@ pub(crate) async fn scheduler(app: Weak<App>) {
     }
 }
 
-impl App {
+impl Tournaments {
+    /// One scheduler tick now, results checked in the store too (what the
+    /// scheduler does every `tournament_tick`; tests call it to choose when).
+    pub async fn tick(self: &Arc<Self>) {
+        self.tick_tournaments(true).await;
+    }
+
     /// One scheduler tick over the live tournaments; which tournament each
     /// pending game belongs to.
     async fn tick_tournaments(self: &Arc<Self>, check_results: bool) -> HashMap<String, String> {
         let mut owners = HashMap::new();
-        let live = match self.store.doc_list(LIVE, None, 0, LIST_LIMIT).await {
+        let live = match self.rounds.store.doc_list(LIVE, None, 0, LIST_LIMIT).await {
             Ok(l) => l,
             Err(e) => {
                 tracing::warn!("tournaments: {e}");
                 return owners;
             }
         };
-        let now = self.now();
+        let now = self.rounds.now();
         for marker in live.iter().filter(|m| m.created <= now) {
             let id = &marker.id;
-            let t = match self.store.doc_get(KIND, id).await {
+            let t = match self.rounds.store.doc_get(KIND, id).await {
                 Ok(Some(doc)) => match serde_json::from_str::<Tournament>(&doc.body) {
                     Ok(t) => t,
                     Err(e) => {
@@ -505,7 +551,7 @@ impl App {
                 },
                 Ok(None) => {
                     // Its tournament is gone: so is the marker.
-                    let _ = self.store.doc_delete(LIVE, id).await;
+                    let _ = self.rounds.store.doc_delete(LIVE, id).await;
                     continue;
                 }
                 Err(e) => {

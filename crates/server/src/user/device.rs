@@ -14,7 +14,7 @@
 
 use super::session;
 use super::Account;
-use crate::round::random_token;
+use crate::common::random_token;
 use crate::round::state::hash_token;
 use axum::http::{HeaderMap, HeaderValue};
 

@@ -7,12 +7,14 @@
 //! are bound to identities; an account made from a guest session keeps the
 //! guest's identity as well, so the guest's games follow it.
 
-pub mod api;
 pub mod device;
 pub mod hasher;
-pub mod limits;
 pub mod revoke;
+pub mod service;
 pub mod session;
+pub mod tokens;
+
+pub use service::Users;
 
 use serde::{Deserialize, Serialize};
 
@@ -59,7 +61,7 @@ impl Account {
 
 /// The identity of account `name`.
 pub fn user_identity(name: &str) -> String {
-    format!("u:{}", name.to_lowercase())
+    crate::common::PlayerId::account(name).to_string()
 }
 
 /// The account key of `name`, or why it cannot be one.

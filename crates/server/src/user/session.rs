@@ -5,9 +5,9 @@
 //! pages: their `Origin` must name the host they were sent to.
 
 use super::Account;
+use crate::common::{hash_token, random_token, PlayerId};
 use crate::error::ApiError;
-use crate::round::state::hash_token;
-use crate::round::{now_ms, random_id, random_token, Caller};
+use crate::round::Caller;
 use crate::store::{Doc, Store};
 use axum::http::{header, HeaderMap, HeaderValue};
 use serde::{Deserialize, Serialize};
@@ -55,6 +55,21 @@ impl Visitor {
             }
         }
         ids
+    }
+
+    /// A bot account (it plays through the bot API, rated among bots).
+    pub fn is_bot(&self) -> bool {
+        self.account.as_ref().is_some_and(|(_, a)| a.bot)
+    }
+
+    /// The visitor as the creator of a game: the seats they take are
+    /// bound to their first identity and show their name.
+    pub fn creator(&self) -> crate::round::Creator {
+        crate::round::Creator {
+            id: self.ids().into_iter().next(),
+            name: self.name(),
+            bot: self.is_bot(),
+        }
     }
 
     /// The account's name as written, if signed in.
@@ -141,8 +156,7 @@ pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiEr
         ));
     };
     let origin_host = origin.split_once("://").map(|(_, h)| h).unwrap_or("");
-    if host.is_some_and(|h| h.eq_ignore_ascii_case(origin_host))
-        || crate::guard::origin_allowed(allowed, origin)
+    if host.is_some_and(|h| h.eq_ignore_ascii_case(origin_host)) || origin_allowed(allowed, origin)
     {
         Ok(())
     } else {
@@ -154,9 +168,9 @@ pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiEr
 
 /// The visitor of a request with `headers` (a guest without a session when
 /// the cookie is missing or names no session).
-pub async fn visitor(store: &Store, headers: &HeaderMap) -> Result<Visitor, ApiError> {
+pub async fn visitor(store: &Store, now: i64, headers: &HeaderMap) -> Result<Visitor, ApiError> {
     if let Some(token) = bearer(headers) {
-        return crate::bot::service::token_visitor(store, &token).await;
+        return super::tokens::token_visitor(store, now, &token).await;
     }
     let Some(value) = cookie(headers) else {
         return Ok(Visitor::default());
@@ -169,7 +183,7 @@ pub async fn visitor(store: &Store, headers: &HeaderMap) -> Result<Visitor, ApiE
     else {
         return Ok(Visitor::default());
     };
-    if doc.expires.is_some_and(|e| e < now_ms()) {
+    if doc.expires.is_some_and(|e| e < now) {
         return Ok(Visitor::default());
     }
     let Ok(session) = serde_json::from_str::<SessionDoc>(&doc.body) else {
@@ -204,15 +218,15 @@ pub async fn load_account(store: &Store, key: &str) -> Result<Option<(u64, Accou
 /// as `user`; the cookie value to set.
 pub async fn start(
     store: &Store,
+    now: i64,
     guest: Option<String>,
     user: Option<String>,
 ) -> Result<String, ApiError> {
     let value = random_token() + &random_token();
     let body = SessionDoc {
-        guest: guest.unwrap_or_else(|| format!("g:{}", random_id())),
+        guest: guest.unwrap_or_else(|| PlayerId::new_guest().to_string()),
         user,
     };
-    let now = now_ms();
     let doc = Doc {
         kind: "session",
         id: hash_token(&value),
@@ -261,4 +275,11 @@ pub async fn end_all(store: &Store, key: &str, keep: Option<&str>) -> Result<u64
             }
         }
     }
+}
+
+/// Whether `origin` is one of the extra origins allowed to use the session.
+pub fn origin_allowed(allowed: &[String], origin: &str) -> bool {
+    allowed
+        .iter()
+        .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin))
 }

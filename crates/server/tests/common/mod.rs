@@ -71,7 +71,7 @@ pub async fn start_at(
     let (router, app) = tabula_server::build(registry, address, config)
         .await
         .expect("open");
-    app.resume_ai().await.expect("resume");
+    app.rounds.resume_ai().await.expect("resume");
     Server { router, app }
 }
 

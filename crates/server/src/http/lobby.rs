@@ -1,10 +1,10 @@
 //! The lobby's endpoints and its live channel (`docs/api.md`).
 
-use super::service::{RENEW_EVERY, SEEK_ALIVE_MS};
-use crate::api::{body, visitor_for_change, Answer};
+use super::{body, visitor_for_change, Answer};
 use crate::app::App;
+use crate::lobby::service::{RENEW_EVERY, SEEK_ALIVE_MS};
 use crate::protocol::{Accepted, Done, LobbyMessage, NewSeek, Seek, SeekId};
-use crate::user::session::{self, Visitor};
+use crate::user::session::Visitor;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -25,8 +25,8 @@ pub fn routes() -> Router<Arc<App>> {
 }
 
 async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Vec<Seek>> {
-    let visitor = session::visitor(&app.store, &headers).await?;
-    Ok(Json(app.seeks_for(&visitor).await?))
+    let visitor = app.users.visitor(&headers).await?;
+    Ok(Json(app.lobby.seeks_for(&visitor).await?))
 }
 
 async fn one(
@@ -34,15 +34,15 @@ async fn one(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Answer<Seek> {
-    let visitor = session::visitor(&app.store, &headers).await?;
-    Ok(Json(app.seek(&visitor, &id).await?))
+    let visitor = app.users.visitor(&headers).await?;
+    Ok(Json(app.lobby.seek(&visitor, &id).await?))
 }
 
 async fn create(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Answer<SeekId> {
     let req: NewSeek = body(&bytes)?;
     let visitor = visitor_for_change(&app, &headers).await?;
     crate::bot::refuse_lobby(&visitor)?;
-    Ok(Json(app.post_seek(&visitor, req).await?))
+    Ok(Json(app.lobby.post_seek(&visitor, req).await?))
 }
 
 async fn accept(
@@ -52,7 +52,7 @@ async fn accept(
 ) -> Answer<Accepted> {
     let visitor = visitor_for_change(&app, &headers).await?;
     crate::bot::refuse_lobby(&visitor)?;
-    Ok(Json(app.accept_seek(&visitor, &id).await?))
+    Ok(Json(app.lobby.accept_seek(&visitor, &id).await?))
 }
 
 async fn cancel(
@@ -61,21 +61,21 @@ async fn cancel(
     headers: HeaderMap,
 ) -> Answer<Done> {
     let visitor = visitor_for_change(&app, &headers).await?;
-    app.cancel_seek(&visitor, &id).await?;
+    app.lobby.cancel_seek(&visitor, &id).await?;
     Ok(Json(Done {}))
 }
 
 async fn channel(
     State(app): State<Arc<App>>,
-    crate::guard::ClientAddr(addr): crate::guard::ClientAddr,
+    super::ClientAddr(addr): super::ClientAddr,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, crate::ApiError> {
     let slot = app
         .sockets
         .open(&addr, app.config.guard.sockets_per_address)?;
-    let visitor = crate::ws::socket_visitor(&app, &headers).await?;
-    Ok(crate::ws::small(ws).on_upgrade(move |socket| async move {
+    let visitor = super::ws::socket_visitor(&app, &headers).await?;
+    Ok(super::ws::small(ws).on_upgrade(move |socket| async move {
         run(app, visitor, socket).await;
         drop(slot);
     }))
@@ -87,15 +87,15 @@ async fn channel(
 async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let mut changes = app.lobby.subscribe();
-    let mut closing = app.closing();
-    let mut revoked = app.revocation(&visitor);
-    let mut heart = crate::ws::Heartbeat::new(app.config.guard.socket_stall);
+    let mut closing = app.rounds.closing();
+    let mut revoked = app.users.revocation(&visitor);
+    let mut heart = super::ws::Heartbeat::new(app.config.guard.socket_stall);
     let mut renew = tokio::time::interval(RENEW_EVERY);
     let mut dirty = true;
     loop {
         if dirty {
             dirty = false;
-            let Ok(seeks) = app.seeks_for(&visitor).await else {
+            let Ok(seeks) = app.lobby.seeks_for(&visitor).await else {
                 break;
             };
             let text = serde_json::to_string(&LobbyMessage::Seeks { seeks }).unwrap_or_default();
@@ -104,9 +104,9 @@ async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
             }
         }
         tokio::select! {
-            _ = crate::ws::closed(&mut closing) => break,
+            _ = crate::common::closed(&mut closing) => break,
             _ = revoked.fired() => {
-                let _ = heart.send(&mut sink, Message::Close(Some(crate::ws::signed_out()))).await;
+                let _ = heart.send(&mut sink, Message::Close(Some(super::ws::signed_out()))).await;
                 break;
             }
             ping = heart.beat() => {
@@ -115,7 +115,7 @@ async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
                     break;
                 }
             }
-            _ = renew.tick() => app.keep_seeks(&visitor, SEEK_ALIVE_MS).await,
+            _ = renew.tick() => app.lobby.keep_seeks(&visitor, SEEK_ALIVE_MS).await,
             change = changes.recv() => {
                 if matches!(change, Err(tokio::sync::broadcast::error::RecvError::Closed)) {
                     break;
@@ -132,6 +132,7 @@ async fn run(app: Arc<App>, visitor: Visitor, socket: WebSocket) {
         }
     }
     // The page closed: its seeks lapse unless another page keeps them.
-    app.keep_seeks(&visitor, 2 * RENEW_EVERY.as_millis() as i64)
+    app.lobby
+        .keep_seeks(&visitor, 2 * RENEW_EVERY.as_millis() as i64)
         .await;
 }

@@ -1,21 +1,20 @@
 //! The account endpoints: sign up, in and out, the session, password,
 //! deletion, and the pages of players (`docs/api.md`).
 
-use super::device::Device;
-use super::hasher::HashError;
-use super::revoke::Revoked;
 use super::session::{self, Visitor};
-use super::{check_name, check_password, Account};
-use crate::api::{body, client_address, visitor_for_change, Answer};
+use super::{body, client_address, visitor_for_change, Answer};
 use crate::app::App;
 use crate::error::ApiError;
 use crate::protocol::{
     AccountDeletion, Credentials, Done, GamePage, Me, MyGames, PasswordChange, Profile,
     SessionInfo, Summary, Tally,
 };
-use crate::round::now_ms;
-use crate::round::state::Rebind;
+use crate::round::Rebind;
 use crate::store::{Doc, StoreError};
+use crate::user::device::Device;
+use crate::user::hasher::HashError;
+use crate::user::revoke::Revoked;
+use crate::user::{check_name, check_password, Account};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -87,11 +86,11 @@ impl From<HashError> for ApiError {
 
 /// Hash a new password on the hashing pool (Argon2id is slow on purpose).
 async fn hash(app: &App, password: String) -> Result<String, ApiError> {
-    Ok(app.hasher.hash(password).await?)
+    Ok(app.users.hasher.hash(password).await?)
 }
 
 async fn verify(app: &App, password: String, hash: String) -> Result<bool, ApiError> {
-    Ok(app.hasher.verify(password, hash).await?)
+    Ok(app.users.hasher.verify(password, hash).await?)
 }
 
 /// A hash nobody's password matches, checked for unknown names so that
@@ -100,7 +99,7 @@ fn dummy_hash() -> String {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DUMMY
         .get_or_init(|| {
-            super::hasher::hash_with(&mut Vec::new(), &crate::round::random_token())
+            crate::user::hasher::hash_with(&mut Vec::new(), &crate::common::random_token())
                 .unwrap_or_default()
         })
         .clone()
@@ -142,9 +141,9 @@ async fn restart_session(
     user: Option<String>,
 ) -> Result<String, ApiError> {
     if let Some(id) = &visitor.session {
-        session::end(&app.store, id).await?;
+        app.users.end_session(id).await?;
     }
-    session::start(&app.store, visitor.guest.clone(), user).await
+    session::start(&app.store, app.now(), visitor.guest.clone(), user).await
 }
 
 async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, ApiError> {
@@ -175,7 +174,7 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     let mut account = Account {
         name: creds.username.clone(),
         password: hash(&app, creds.password).await?,
-        created: now_ms(),
+        created: app.now(),
         guest: visitor.guest.clone(),
         ..Account::default()
     };
@@ -217,7 +216,7 @@ async fn rename_everywhere(app: &Arc<App>, owners: &[String], name: &str, rebind
             }
         };
         for g in games {
-            if let Err(e) = app.rename(&g.id, owners, name, rebind).await {
+            if let Err(e) = app.rounds.rename(&g.id, owners, name, rebind).await {
                 tracing::warn!(game = %g.id, "renaming {name}: {e}");
             }
         }
@@ -285,12 +284,12 @@ async fn open_session(
     if visitor.session.is_some() {
         return Ok(Json(info).into_response());
     }
-    let cookie = session::start(&app.store, None, None).await?;
+    let cookie = session::start(&app.store, app.now(), None, None).await?;
     Ok(with_cookie(StatusCode::OK, &cookie, &headers, info))
 }
 
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Me> {
-    let visitor = session::visitor(&app.store, &headers).await?;
+    let visitor = app.users.visitor(&headers).await?;
     match &visitor.account {
         Some((_, a)) => Ok(Json(me_of(a))),
         None => Err(ApiError::unauthorized("not signed in")),
@@ -327,7 +326,9 @@ pub(crate) async fn save_account(
         created: account.created,
         expires: None,
     };
-    match app.store.doc_update(&doc).await {
+    let saved = app.store.doc_update(&doc).await;
+    app.users.forget_account(key);
+    match saved {
         Ok(_) => Ok(()),
         Err(StoreError::Conflict) => Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -355,7 +356,7 @@ async fn change_password(
     // their live channels close.
     session::end_all(&app.store, &key, visitor.session.as_deref()).await?;
     let keep = visitor.session;
-    app.revoke(Revoked::Account { key, keep }).await;
+    app.users.revoke(Revoked::Account { key, keep }).await;
     Ok(Json(Done {}))
 }
 
@@ -383,7 +384,7 @@ async fn delete_account(
     account.password.clear();
     save_account(&app, &key, version, &account).await?;
     session::end_all(&app.store, &key, None).await?;
-    app.revoke(Revoked::Account { key, keep: None }).await;
+    app.users.revoke(Revoked::Account { key, keep: None }).await;
     let app2 = Arc::clone(&app);
     tokio::spawn(
         async move { rename_everywhere(&app2, &owners, "deleted", &Rebind::Release).await },
@@ -395,7 +396,7 @@ async fn delete_account(
 }
 
 async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<MyGames> {
-    let visitor = session::visitor(&app.store, &headers).await?;
+    let visitor = app.users.visitor(&headers).await?;
     let ids = visitor.ids();
     if ids.is_empty() {
         return Ok(Json(MyGames {
@@ -416,7 +417,7 @@ async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<MyG
 }
 
 fn summaries(app: &App, heads: &[crate::store::GameHead]) -> Vec<Summary> {
-    heads.iter().filter_map(|h| app.summary(h)).collect()
+    heads.iter().filter_map(|h| app.rounds.summary(h)).collect()
 }
 
 /// An account that exists and is not deleted.
@@ -460,6 +461,7 @@ async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> Answe
         .await
         .map_err(ApiError::from)?;
     let ratings = app
+        .ratings
         .ratings_of(&account.name.to_ascii_lowercase())
         .await
         .map_err(internal)?;
@@ -511,5 +513,7 @@ async fn leaderboard(
     State(app): State<Arc<App>>,
     Query(q): Query<PoolQuery>,
 ) -> Answer<Vec<crate::protocol::Leader>> {
-    Ok(Json(app.leaderboard(&q.pool).await.map_err(internal)?))
+    Ok(Json(
+        app.ratings.leaderboard(&q.pool).await.map_err(internal)?,
+    ))
 }

@@ -1,121 +1,36 @@
-//! The JSON API: thin handlers that read a typed request, send the game's
-//! owner a command and write a typed answer. Every error is
-//! `{"error": "..."}` with a 4xx (or 5xx) status and changes nothing.
-//! `docs/api.md` documents every endpoint with an example.
+//! The games' endpoints: thin handlers that read a typed request, send the
+//! game's owner a command (through `round::Rounds`) and write a typed
+//! answer.
 
+use super::{body, caller, visitor_for_change, Answer, ClientAddr};
 use crate::app::App;
+use crate::assets;
 use crate::assets::RulesPage as Doc;
 use crate::error::ApiError;
-use crate::guard::ClientAddr;
 use crate::protocol::{
     Catalog, ChatRequest, Created, Done, DrawRequest, GameId, GameView, Health, Hint, ImportGame,
-    JoinRequest, MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, Summary, TokenRequest,
+    JoinRequest, Metrics, MoveRequest, NewGame, PlyAnswer, RulesPage, SeatAnswer, Summary,
+    TokenRequest,
 };
-use crate::round::{Caller, Command, Reply};
-use crate::user::session::{self, Visitor};
-use crate::{assets, ws};
+use crate::round::{Command, Reply};
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use serde::de::DeserializeOwned;
+use axum::Json;
 use std::sync::Arc;
 
 /// The seat verbs, for the error on an unknown one.
 const VERBS: &str = "move, join, undo, resign, draw, leave, rematch, hint, claim, chat, stop";
 
-pub fn router(app: Arc<App>) -> Router {
-    let router = Router::new()
-        .route("/healthz", get(health))
-        .route("/api/catalog", get(catalog))
-        .route("/api/rules/{game}", get(rules))
-        .route("/api/rules/{game}/reference", get(reference))
-        .route("/api/games", get(list).post(create))
-        .route("/api/games/import", post(import))
-        .route("/api/games/{id}", get(snapshot))
-        .route("/api/games/{id}/record", get(record))
-        .route("/api/games/{id}/ws", get(ws::handler))
-        .route("/api/games/{id}/move", post(play))
-        .route("/api/games/{id}/join", post(join))
-        .route("/api/games/{id}/draw", post(draw))
-        .route("/api/games/{id}/hint", post(hint))
-        .route("/api/games/{id}/rematch", post(rematch))
-        .route("/api/games/{id}/chat", post(chat))
-        .route("/api/games/{id}/claim", post(claim))
-        .route("/api/games/{id}/stop", post(crate::guard::stop))
-        .route("/api/metrics", get(crate::guard::metrics))
-        .route("/api/games/{id}/{verb}", post(token_verb))
-        .merge(crate::user::api::routes())
-        .merge(crate::lobby::api::routes())
-        .merge(crate::bot::api::routes())
-        .merge(crate::tournament::api::routes())
-        .fallback(assets::web)
-        .with_state(Arc::clone(&app));
-    crate::guard::protect(router, app)
-}
-
-/// The client's address, for rate limits (see `guard::ClientAddr`).
-pub(crate) fn client_address(req: &Request) -> String {
-    if let Some(ClientAddr(a)) = req.extensions().get::<ClientAddr>() {
-        return a.clone();
-    }
-    req.extensions()
-        .get::<ConnectInfo<std::net::SocketAddr>>()
-        .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string())
-}
-
-/// The visitor of a request that changes something: when it carries the
-/// session cookie it must come from this site's pages (`Origin`).
-pub(crate) async fn visitor_for_change(
-    app: &App,
-    headers: &HeaderMap,
-) -> Result<Visitor, ApiError> {
-    if session::bearer(headers).is_some() {
-        return session::visitor(&app.store, headers).await;
-    }
-    if session::cookie(headers).is_none() {
-        return Ok(Visitor::default());
-    }
-    session::check_origin(headers, &app.config.guard.allowed_origins)?;
-    session::visitor(&app.store, headers).await
-}
-
-/// Who sends a game command: the seat token of the body, and the session's
-/// identities when the cookie may be used. With a token, a cookie from
-/// another site is ignored; without one, it is refused.
-async fn caller(app: &App, headers: &HeaderMap, token: &str) -> Result<Caller, ApiError> {
-    if session::bearer(headers).is_some() {
-        return Ok(session::visitor(&app.store, headers).await?.caller(token));
-    }
-    if session::cookie(headers).is_none() {
-        return Ok(Caller::token(token));
-    }
-    match session::check_origin(headers, &app.config.guard.allowed_origins) {
-        Ok(()) => Ok(session::visitor(&app.store, headers).await?.caller(token)),
-        Err(e) if token.is_empty() => Err(e),
-        Err(_) => Ok(Caller::token(token)),
-    }
-}
-
-/// Read a JSON body, with a clear error for a malformed one; an empty body
-/// is `{}`.
-pub(crate) fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
-    let text = if bytes.is_empty() { &b"{}"[..] } else { bytes };
-    serde_json::from_slice(text)
-        .map_err(|e| ApiError::bad_request(format!("bad request body: {e}")))
-}
-
-pub(crate) type Answer<T> = Result<Json<T>, ApiError>;
-
 /// Whether the server and its database answer, and its writes succeed
 /// (for load balancers and monitors).
-async fn health(State(app): State<Arc<App>>) -> Response {
-    let (games, reason) = match app.stored_games().await {
+pub(crate) async fn health(State(app): State<Arc<App>>) -> Response {
+    let (games, reason) = match app.rounds.stored_games().await {
         Ok(n) => (
             n,
-            app.failing_writes()
+            app.rounds
+                .failing_writes()
                 .await
                 .map(|e| format!("writes fail: {e}")),
         ),
@@ -136,27 +51,27 @@ async fn health(State(app): State<Arc<App>>) -> Response {
             "unavailable"
         }
         .into(),
-        store: app.store_engine().into(),
+        store: app.rounds.store_engine().into(),
         games,
-        live: app.live_games(),
+        live: app.rounds.live_games(),
         reason,
     };
     (status, Json(body)).into_response()
 }
 
-async fn catalog(State(app): State<Arc<App>>) -> Json<Catalog> {
-    Json(app.catalog())
+pub(crate) async fn catalog(State(app): State<Arc<App>>) -> Json<Catalog> {
+    Json(app.rounds.catalog())
 }
 
 /// `?lang=fr`: the language wanted for a players' rules page.
 #[derive(serde::Deserialize)]
-struct Lang {
+pub(crate) struct Lang {
     lang: Option<String>,
 }
 
 /// A game's rules page for players, in `lang` when it is translated (else
 /// in English); `reference` names the conventions every game shares.
-async fn rules(
+pub(crate) async fn rules(
     State(app): State<Arc<App>>,
     Path(game): Path<String>,
     Query(Lang { lang }): Query<Lang>,
@@ -176,7 +91,7 @@ async fn rules(
             html,
         }));
     }
-    let entry = app.registry.entry(&game)?;
+    let entry = app.rounds.registry.entry(&game)?;
     let translated = (!lang.is_empty() && lang != "en")
         .then(|| assets::rules_html(Doc::Translated(entry.name, &lang)))
         .flatten();
@@ -195,8 +110,11 @@ async fn rules(
 }
 
 /// A game's full rules reference (the spec the engine implements).
-async fn reference(State(app): State<Arc<App>>, Path(game): Path<String>) -> Answer<RulesPage> {
-    let entry = app.registry.entry(&game)?;
+pub(crate) async fn reference(
+    State(app): State<Arc<App>>,
+    Path(game): Path<String>,
+) -> Answer<RulesPage> {
+    let entry = app.rounds.registry.entry(&game)?;
     let html = assets::rules_html(Doc::Reference(entry.name))
         .ok_or_else(|| ApiError::not_found(format!("no rules reference for {}", entry.title)))?;
     Ok(Json(RulesPage {
@@ -206,23 +124,32 @@ async fn reference(State(app): State<Arc<App>>, Path(game): Path<String>) -> Ans
     }))
 }
 
-async fn list(State(app): State<Arc<App>>) -> Answer<Vec<Summary>> {
-    Ok(Json(app.list().await?))
+pub(crate) async fn list(State(app): State<Arc<App>>) -> Answer<Vec<Summary>> {
+    Ok(Json(app.rounds.list().await?))
 }
 
-async fn create(
+pub(crate) async fn create(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<Created> {
     let req: NewGame = body(&bytes)?;
-    Ok(Json(
-        crate::guard::create(&app, &addr, &headers, req).await?,
-    ))
+    let visitor = visitor_for_change(&app, &headers).await?;
+    let ids = visitor.ids();
+    let creations = &app.creations;
+    creations
+        .allow(&addr, &ids, visitor.session.is_some(), &req.seats)
+        .await?;
+    let seats = req.seats.clone();
+    let created = app.rounds.create(req, &visitor.creator()).await?;
+    creations
+        .remember(&created.id, &addr, ids.first().cloned(), &seats)
+        .await?;
+    Ok(Json(created))
 }
 
-async fn import(
+pub(crate) async fn import(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
@@ -230,26 +157,32 @@ async fn import(
 ) -> Answer<Created> {
     let req: ImportGame = body(&bytes)?;
     let visitor = visitor_for_change(&app, &headers).await?;
-    crate::guard::allow_create(&app, &addr, &visitor, &req.seats).await?;
+    let ids = visitor.ids();
+    let creations = &app.creations;
+    creations
+        .allow(&addr, &ids, visitor.session.is_some(), &req.seats)
+        .await?;
     let seats = req.seats.clone();
-    let created = app.import(req, &visitor).await?;
-    crate::guard::remember_creator(&app, &created.id, &addr, &visitor, &seats).await?;
+    let created = app.rounds.import(req, &visitor.creator()).await?;
+    creations
+        .remember(&created.id, &addr, ids.first().cloned(), &seats)
+        .await?;
     Ok(Json(created))
 }
 
 /// The game as the asker sees it: their seats (`you`) and the chat they
 /// may read. Reading needs no `Origin`: another site cannot read answers.
-async fn snapshot(
+pub(crate) async fn snapshot(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Answer<GameView> {
-    let visitor = session::visitor(&app.store, &headers).await?;
-    Ok(Json(app.view_for(&id, &visitor.caller("")).await?))
+    let visitor = app.users.visitor(&headers).await?;
+    Ok(Json(app.rounds.view_for(&id, &visitor.caller("")).await?))
 }
 
 /// Claim a game the other player abandoned (the win, or a draw).
-async fn claim(
+pub(crate) async fn claim(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -261,7 +194,7 @@ async fn claim(
     Ok(Json(Done {}))
 }
 
-async fn chat(
+pub(crate) async fn chat(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
@@ -270,13 +203,16 @@ async fn chat(
 ) -> Answer<Done> {
     let req: ChatRequest = body(&bytes)?;
     let caller = caller(&app, &headers, &req.token).await?;
-    crate::guard::allow_chat(&app, &addr, &caller)?;
-    app.chat(&id, &caller, req.room, &req.text).await?;
+    crate::guard::allow_chat(&app.limits, &addr, &caller)?;
+    app.rounds.chat(&id, &caller, req.room, &req.text).await?;
     Ok(Json(Done {}))
 }
 
-async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (name, text) = app.record(&id).await?;
+pub(crate) async fn record(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (name, text) = app.rounds.record(&id).await?;
     let disposition = format!("attachment; filename=\"{name}\"");
     Ok((
         [
@@ -300,7 +236,7 @@ async fn run(
     command: Command,
 ) -> Result<Reply, ApiError> {
     let caller = caller(app, headers, token).await?;
-    Ok(app.command(id, &caller, command).await?)
+    Ok(app.rounds.command(id, &caller, command).await?)
 }
 
 fn unexpected(reply: Reply) -> ApiError {
@@ -310,7 +246,7 @@ fn unexpected(reply: Reply) -> ApiError {
     )
 }
 
-async fn play(
+pub(crate) async fn play(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
@@ -319,18 +255,18 @@ async fn play(
 ) -> Answer<PlyAnswer> {
     let req: MoveRequest = body(&bytes)?;
     let caller = caller(&app, &headers, &req.token).await?;
-    crate::guard::allow_move(&app, &addr, &caller)?;
+    crate::guard::allow_move(&app.limits, &addr, &caller)?;
     let command = Command::Play {
         action: req.action,
         ply: req.ply,
     };
-    match app.command(&id, &caller, command).await? {
+    match app.rounds.command(&id, &caller, command).await? {
         Reply::Ply(ply) => Ok(Json(PlyAnswer { ply })),
         other => Err(unexpected(other)),
     }
 }
 
-async fn join(
+pub(crate) async fn join(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -351,7 +287,7 @@ async fn join(
     }
 }
 
-async fn draw(
+pub(crate) async fn draw(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -363,7 +299,7 @@ async fn draw(
     Ok(Json(Done {}))
 }
 
-async fn hint(
+pub(crate) async fn hint(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
@@ -372,8 +308,8 @@ async fn hint(
 ) -> Answer<Hint> {
     let req: TokenRequest = body(&bytes)?;
     let caller = caller(&app, &headers, &req.token).await?;
-    crate::guard::allow_hint(&app, &addr, &caller)?;
-    match app.command(&id, &caller, Command::Hint).await? {
+    crate::guard::allow_hint(&app.limits, &addr, &caller)?;
+    match app.rounds.command(&id, &caller, Command::Hint).await? {
         Reply::Hint(pick) => Ok(Json(Hint {
             action: pick.action,
             ranked: pick.ranked,
@@ -382,7 +318,7 @@ async fn hint(
     }
 }
 
-async fn rematch(
+pub(crate) async fn rematch(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -396,7 +332,7 @@ async fn rematch(
 }
 
 /// `undo` (answers the ply), `resign` and `leave` (answer `{}`).
-async fn token_verb(
+pub(crate) async fn token_verb(
     State(app): State<Arc<App>>,
     Path((id, verb)): Path<(String, String)>,
     headers: HeaderMap,
@@ -416,5 +352,34 @@ async fn token_verb(
     Ok(match run(&app, &id, &headers, &req.token, command).await? {
         Reply::Ply(ply) => Json(PlyAnswer { ply }).into_response(),
         _ => Json(Done {}).into_response(),
+    })
+}
+
+/// `POST /api/games/{id}/stop`: the creator of an AI-only game ends it
+/// (a draw, reason `abandoned`).
+pub(crate) async fn stop(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer<Done> {
+    let visitor = visitor_for_change(&app, &headers).await?;
+    app.creations.stop(&id, &visitor.ids()).await?;
+    Ok(Json(Done {}))
+}
+
+/// `GET /api/metrics`: what the AI pool and the live games are doing.
+pub(crate) async fn metrics(State(app): State<Arc<App>>) -> Json<Metrics> {
+    let ai = app.rounds.ai.stats();
+    Json(Metrics {
+        live_games: app.rounds.live_games(),
+        ai_workers: ai.workers,
+        ai_running: ai.running,
+        ai_queued_moves: ai.queued_moves,
+        ai_queued_hints: ai.queued_hints,
+        ai_queued_demos: ai.queued_demos,
+        ai_done: ai.done,
+        ai_wait_p50_ms: ai.wait_p50_ms,
+        ai_wait_p99_ms: ai.wait_p99_ms,
+        ai_wait_max_ms: ai.wait_max_ms,
     })
 }

@@ -2,9 +2,9 @@
 //! change; a client may also send moves here, answered by `ack` or `error`
 //! with the request's `rid` (see `protocol::ClientMessage`).
 
+use super::ClientAddr;
 use crate::app::App;
 use crate::error::ApiError;
-use crate::guard::ClientAddr;
 use crate::protocol::{ClientMessage, ServerMessage};
 use crate::round::{Caller, Command, Reply, RoundError};
 use crate::user::session::{self, Visitor};
@@ -24,7 +24,7 @@ pub async fn handler(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before the upgrade, with a plain 404.
-    app.handle(&id).await?;
+    app.rounds.handle(&id).await?;
     let slot = app
         .sockets
         .open(&addr, app.config.guard.sockets_per_address)?;
@@ -90,8 +90,8 @@ pub(crate) fn small(ws: WebSocketUpgrade) -> WebSocketUpgrade {
     ws.read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1 << 20)
-        .max_message_size(crate::guard::WS_MAX_MESSAGE)
-        .max_frame_size(crate::guard::WS_MAX_MESSAGE)
+        .max_message_size(super::guard::WS_MAX_MESSAGE)
+        .max_frame_size(super::guard::WS_MAX_MESSAGE)
 }
 
 /// The answer to a binary message: Tabula speaks JSON text.
@@ -105,7 +105,7 @@ pub(crate) async fn socket_visitor(app: &App, headers: &HeaderMap) -> Result<Vis
     if session::check_origin(headers, &app.config.guard.allowed_origins).is_err() {
         return Ok(Visitor::default());
     }
-    session::visitor(&app.store, headers).await
+    app.users.visitor(headers).await
 }
 
 async fn run(app: Arc<App>, id: String, visitor: Visitor, addr: String, socket: WebSocket) {
@@ -113,7 +113,7 @@ async fn run(app: Arc<App>, id: String, visitor: Visitor, addr: String, socket: 
     serve(&app, &id, &visitor, &addr, socket, &mut seats).await;
     // The player's channel closed: the game counts them away.
     if !seats.is_empty() {
-        if let Some(h) = app.rounds.get(&id) {
+        if let Some(h) = app.rounds.live().get(&id) {
             let _ = h.tx.send(crate::round::actor::Msg::Unwatch { seats }).await;
         }
     }
@@ -130,14 +130,14 @@ async fn serve(
     seats: &mut Vec<u8>,
 ) {
     let me = visitor.caller("");
-    let Ok((snapshot, mut updates)) = app.watch(id, &me).await else {
+    let Ok((snapshot, mut updates)) = app.rounds.watch(id, &me).await else {
         return;
     };
     seats.clone_from(&snapshot.you);
     let player = !snapshot.you.is_empty();
     let (mut sink, mut stream) = socket.split();
-    let mut closing = app.closing();
-    let mut revoked = app.revocation(visitor);
+    let mut closing = app.rounds.closing();
+    let mut revoked = app.users.revocation(visitor);
     let mut heart = Heartbeat::new(app.config.guard.socket_stall);
     let first = ServerMessage::Snapshot(snapshot).to_json();
     if !heart.send(&mut sink, Message::Text(first.into())).await {
@@ -145,7 +145,7 @@ async fn serve(
     }
     loop {
         tokio::select! {
-            _ = closed(&mut closing) => {
+            _ = crate::common::closed(&mut closing) => {
                 // 1012: the service is restarting; clients reconnect.
                 let frame = CloseFrame { code: 1012, reason: "the server is restarting".into() };
                 let _ = heart.send(&mut sink, Message::Close(Some(frame))).await;
@@ -166,11 +166,11 @@ async fn serve(
                     Ok(p) if p.hidden_from_players && player => continue,
                     Ok(p) => p.text.to_string(),
                     // Fell behind: start again from a fresh snapshot.
-                    Err(RecvError::Lagged(_)) => match app.view(id, 0).await {
+                    Err(RecvError::Lagged(_)) => match app.rounds.view(id, 0).await {
                         Ok(view) => ServerMessage::Snapshot(view).to_json(),
                         Err(_) => return,
                     },
-                    Err(RecvError::Closed) => match app.watch(id, &me).await {
+                    Err(RecvError::Closed) => match app.rounds.watch(id, &me).await {
                         // The game's owner retired or was replaced: watch
                         // the new one.
                         Ok((view, rx)) => {
@@ -227,8 +227,9 @@ async fn answer(
             rid,
         } => {
             let caller = visitor.caller(&token);
-            let posted = match crate::guard::allow_chat(app, addr, &caller) {
+            let posted = match crate::guard::allow_chat(&app.limits, addr, &caller) {
                 Ok(()) => app
+                    .rounds
                     .chat(id, &caller, room, &text)
                     .await
                     .map_err(ApiError::from),
@@ -248,6 +249,7 @@ async fn answer(
             let played = match move_allowed(app, addr, &visitor.caller(&token)) {
                 Err(e) => Err(e),
                 Ok(caller) => app
+                    .rounds
                     .command(id, &caller, Command::Play { action, ply })
                     .await
                     .map_err(ApiError::from),
@@ -267,7 +269,7 @@ async fn answer(
 
 /// `caller`, if their move is within the limits.
 fn move_allowed(app: &App, addr: &str, caller: &Caller) -> Result<Caller, ApiError> {
-    crate::guard::allow_move(app, addr, caller)?;
+    crate::guard::allow_move(&app.limits, addr, caller)?;
     Ok(caller.clone())
 }
 
@@ -278,9 +280,4 @@ pub(crate) fn signed_out() -> CloseFrame {
         code: 1008,
         reason: "signed out: the session or token was revoked".into(),
     }
-}
-
-/// Resolves when the server starts shutting down.
-pub(crate) async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
-    let _ = closing.wait_for(|c| *c).await;
 }

@@ -2,15 +2,15 @@
 //! (`docs/api.md`, `docs/bots.md`). The streams are newline-delimited JSON
 //! (`application/x-ndjson`), as Lichess's.
 
-use super::service::{run_events, run_game};
-use super::{is_bot, NewToken, TokenCreated, TokenInfo};
-use crate::api::{body, Answer};
+use super::user::{save_account, signed_in};
+use super::{body, Answer};
 use crate::app::App;
+use crate::bot::service::{run_events, run_game};
 use crate::error::ApiError;
 use crate::protocol::{Accepted, Done, PlyAnswer};
 use crate::round::{Command, Reply};
-use crate::user::api::{save_account, signed_in};
 use crate::user::session::{self, Visitor};
+use crate::user::tokens::{NewToken, TokenCreated, TokenInfo};
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -39,16 +39,16 @@ async fn create_token(
 ) -> Result<Response, ApiError> {
     let req: NewToken = body(&bytes)?;
     let (_, key, _, _) = signed_in(&app, &headers).await?;
-    let created: TokenCreated = app.create_token(&key, &req.description).await?;
+    let created: TokenCreated = app.users.create_token(&key, &req.description).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
 async fn list_tokens(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Vec<TokenInfo>> {
-    let visitor = session::visitor(&app.store, &headers).await?;
+    let visitor = app.users.visitor(&headers).await?;
     let Some((key, _)) = visitor.account else {
         return Err(ApiError::unauthorized("not signed in"));
     };
-    Ok(Json(app.list_tokens(&key).await?))
+    Ok(Json(app.users.list_tokens(&key).await?))
 }
 
 async fn revoke_token(
@@ -57,7 +57,7 @@ async fn revoke_token(
     headers: HeaderMap,
 ) -> Answer<Done> {
     let (_, key, _, _) = signed_in(&app, &headers).await?;
-    app.revoke_token(&key, &id).await?;
+    app.users.revoke_token(&key, &id).await?;
     Ok(Json(Done {}))
 }
 
@@ -68,7 +68,7 @@ async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer<Done
     if account.bot {
         return Ok(Json(Done {}));
     }
-    if app.has_games(&account.identities()).await? {
+    if app.bots.has_games(&account.identities()).await? {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "only an account that has never played can become a bot",
@@ -87,8 +87,8 @@ async fn bot(app: &App, headers: &HeaderMap) -> Result<Visitor, ApiError> {
             "the bot API needs a personal API token: Authorization: Bearer tbl_…",
         ));
     }
-    let visitor = session::visitor(&app.store, headers).await?;
-    if !is_bot(&visitor) {
+    let visitor = app.users.visitor(headers).await?;
+    if !visitor.is_bot() {
         return Err(ApiError::forbidden(
             "not a bot account (POST /api/bot/account/upgrade makes one)",
         ));
@@ -123,7 +123,7 @@ async fn event_stream(
 ) -> Result<Response, ApiError> {
     let visitor = bot(&app, &headers).await?;
     let (tx, rx) = mpsc::channel(16);
-    tokio::spawn(run_events(app, visitor, tx));
+    tokio::spawn(run_events(Arc::clone(&app.bots), visitor, tx));
     Ok(ndjson(rx))
 }
 
@@ -133,9 +133,16 @@ async fn game_stream(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let visitor = bot(&app, &headers).await?;
-    let (snapshot, updates) = app.watch(&id, &visitor.caller("")).await?;
+    let (snapshot, updates) = app.rounds.watch(&id, &visitor.caller("")).await?;
     let (tx, rx) = mpsc::channel(16);
-    tokio::spawn(run_game(app, id, visitor, snapshot, updates, tx));
+    tokio::spawn(run_game(
+        Arc::clone(&app.bots),
+        id,
+        visitor,
+        snapshot,
+        updates,
+        tx,
+    ));
     Ok(ndjson(rx))
 }
 
@@ -147,7 +154,7 @@ async fn play(
 ) -> Answer<PlyAnswer> {
     let caller = bot(&app, &headers).await?.caller("");
     let command = Command::Play { action, ply: None };
-    match app.command(&id, &caller, command).await? {
+    match app.rounds.command(&id, &caller, command).await? {
         Reply::Ply(ply) => Ok(Json(PlyAnswer { ply })),
         other => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -162,7 +169,7 @@ async fn accept(
     headers: HeaderMap,
 ) -> Answer<Accepted> {
     let visitor = bot(&app, &headers).await?;
-    Ok(Json(app.accept_seek(&visitor, &id).await?))
+    Ok(Json(app.lobby.accept_seek(&visitor, &id).await?))
 }
 
 async fn decline(
@@ -171,6 +178,6 @@ async fn decline(
     headers: HeaderMap,
 ) -> Answer<Done> {
     let visitor = bot(&app, &headers).await?;
-    app.decline_seek(&visitor, &id).await?;
+    app.bots.decline_seek(&visitor, &id).await?;
     Ok(Json(Done {}))
 }

@@ -1,9 +1,8 @@
 //! The tournaments' endpoints (`docs/api.md`, "Tournaments").
 
-use crate::api::{body, visitor_for_change, Answer};
+use super::{body, visitor_for_change, Answer};
 use crate::app::App;
 use crate::protocol::{Done, NewTournament, TournamentId, TournamentList, TournamentView};
-use crate::user::session;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -20,7 +19,7 @@ pub fn routes() -> Router<Arc<App>> {
 }
 
 async fn list(State(app): State<Arc<App>>) -> Answer<TournamentList> {
-    Ok(Json(app.tournaments().await?))
+    Ok(Json(app.tournaments.tournaments().await?))
 }
 
 async fn one(
@@ -28,8 +27,8 @@ async fn one(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Answer<TournamentView> {
-    let visitor = session::visitor(&app.store, &headers).await?;
-    Ok(Json(app.tournament(&visitor, &id).await?))
+    let visitor = app.users.visitor(&headers).await?;
+    Ok(Json(app.tournaments.tournament(&visitor, &id).await?))
 }
 
 async fn create(
@@ -39,7 +38,9 @@ async fn create(
 ) -> Answer<TournamentId> {
     let req: NewTournament = body(&bytes)?;
     let visitor = visitor_for_change(&app, &headers).await?;
-    Ok(Json(app.create_tournament(&visitor, req).await?))
+    Ok(Json(
+        app.tournaments.create_tournament(&visitor, req).await?,
+    ))
 }
 
 async fn join(
@@ -48,7 +49,7 @@ async fn join(
     headers: HeaderMap,
 ) -> Answer<Done> {
     let visitor = visitor_for_change(&app, &headers).await?;
-    app.join_tournament(&visitor, &id).await?;
+    app.tournaments.join_tournament(&visitor, &id).await?;
     Ok(Json(Done {}))
 }
 
@@ -58,6 +59,6 @@ async fn withdraw(
     headers: HeaderMap,
 ) -> Answer<Done> {
     let visitor = visitor_for_change(&app, &headers).await?;
-    app.withdraw_tournament(&visitor, &id).await?;
+    app.tournaments.withdraw_tournament(&visitor, &id).await?;
     Ok(Json(Done {}))
 }
