@@ -54,7 +54,7 @@ pub fn run(args: Args) -> CmdResult {
             args.game
         ));
     }
-    if !(0.0..=1.0).contains(&args.lambda) || !(args.rate > 0.0 && args.rate < 1.0) {
+    if !((0.0..=1.0).contains(&args.lambda) && args.rate > 0.0 && args.rate < 1.0) {
         return Err("--lambda must be in [0, 1] and --rate in (0, 1)".to_string());
     }
     if args.checkpoint == 0 {
@@ -115,7 +115,7 @@ pub fn run(args: Args) -> CmdResult {
             (positions, loss, base_loss) = (0, 0.0, 0.0);
             last_report = Instant::now();
         }
-        if done % args.checkpoint == 0 || done == args.games {
+        if done.is_multiple_of(args.checkpoint) || done == args.games {
             let score = (args.duels > 0).then(|| measure(&t.net, args.duels, done));
             if let Some(score) = score {
                 eprintln!(
