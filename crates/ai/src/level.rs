@@ -95,6 +95,8 @@ pub struct LevelAgent<G: Evaluate> {
     /// Built on the first decision, from the game's declared type: the
     /// agent and the blunder rate.
     inner: Option<(Box<dyn Agent<G>>, f32)>,
+    /// Search with the game's previous evaluation (`classic`).
+    previous_evaluation: bool,
 }
 
 impl<G: Evaluate> LevelAgent<G> {
@@ -107,25 +109,40 @@ impl<G: Evaluate> LevelAgent<G> {
             seed,
             rng: SmallRng::seed_from_u64(seed ^ 0xb1_0d),
             inner: None,
+            previous_evaluation: false,
         })
+    }
+
+    /// Level 8 searching with the game's previous evaluation
+    /// (`Evaluate::evaluate_previous`): the `classic` agent, kept to
+    /// measure a new evaluation against.
+    pub fn classic(seed: u64) -> Self {
+        let mut agent = LevelAgent::new(AiLevel::Level8, seed)
+            .unwrap_or_else(|| unreachable!("level 8 is a numbered level"));
+        agent.name = "classic".to_string();
+        agent.previous_evaluation = true;
+        agent
     }
 }
 
-/// The strongest agent for this kind of game.
-pub fn strongest<G: Evaluate>(ty: GameType, limits: Limits, seed: u64) -> Box<dyn Agent<G>> {
-    match (ty.players, ty.chance) {
-        (2, false) => Box::new(SearchAgent::new(
-            "alphabeta",
-            SearchConfig::alphabeta(),
-            limits,
-        )),
-        (2, true) => Box::new(SearchAgent::new(
-            "expectimax",
-            SearchConfig::expectimax(),
-            limits,
-        )),
-        _ => Box::new(MctsAgent::new("mcts", MctsConfig::mcts(), limits, seed)),
-    }
+/// The strongest agent for this kind of game; its searches score leaves
+/// with the game's previous evaluation if `previous_evaluation`.
+pub fn strongest<G: Evaluate>(
+    ty: GameType,
+    limits: Limits,
+    seed: u64,
+    previous_evaluation: bool,
+) -> Box<dyn Agent<G>> {
+    let (name, cfg) = match (ty.players, ty.chance) {
+        (2, false) => ("alphabeta", SearchConfig::alphabeta()),
+        (2, true) => ("expectimax", SearchConfig::expectimax()),
+        _ => return Box::new(MctsAgent::new("mcts", MctsConfig::mcts(), limits, seed)),
+    };
+    let cfg = SearchConfig {
+        previous_evaluation,
+        ..cfg
+    };
+    Box::new(SearchAgent::new(name, cfg, limits))
 }
 
 impl<G: Evaluate> Agent<G> for LevelAgent<G> {
@@ -140,10 +157,11 @@ impl<G: Evaluate> Agent<G> for LevelAgent<G> {
     fn decide(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
         let def = self.def;
         let seed = self.seed;
+        let previous = self.previous_evaluation;
         let (inner, blunder) = self.inner.get_or_insert_with(|| {
             let ty = state.game_type();
             let agent: Box<dyn Agent<G>> = if def.search {
-                strongest(ty, Limits::default(), seed)
+                strongest(ty, Limits::default(), seed, previous)
             } else {
                 Box::new(GreedyAgent::new(seed))
             };

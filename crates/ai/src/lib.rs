@@ -99,6 +99,7 @@ pub fn agent_of<G: Game + Evaluate>(kind: AgentKind, seed: u64) -> Box<dyn AnyAg
             Some(agent) => typed::<G, _>(agent),
             None => typed::<G, _>(random::RandomAgent::new(seed)),
         },
+        AgentKind::Classic => typed::<G, _>(level::LevelAgent::<G>::classic(seed)),
     }
 }
 

@@ -77,11 +77,14 @@ pub enum AgentKind {
     Expectimax,
     /// A level, `random` included.
     Level(AiLevel),
+    /// Level 8 with the game's previous evaluation, to measure a new one
+    /// against (`Evaluate::evaluate_previous`).
+    Classic,
 }
 
 impl AgentKind {
     /// Every agent, in the order of the help texts.
-    pub const ALL: [AgentKind; 14] = [
+    pub const ALL: [AgentKind; 15] = [
         AgentKind::Level(AiLevel::Random),
         AgentKind::Greedy,
         AgentKind::Uct,
@@ -96,6 +99,7 @@ impl AgentKind {
         AgentKind::Level(AiLevel::Level6),
         AgentKind::Level(AiLevel::Level7),
         AgentKind::Level(AiLevel::Level8),
+        AgentKind::Classic,
     ];
 
     pub fn name(self) -> &'static str {
@@ -106,6 +110,7 @@ impl AgentKind {
             AgentKind::AlphaBeta => "alphabeta",
             AgentKind::Expectimax => "expectimax",
             AgentKind::Level(level) => level.name(),
+            AgentKind::Classic => "classic",
         }
     }
 }

@@ -80,6 +80,7 @@ fn fixed_depth(depth: i32, chance: bool, tt_bits: u32, rolls: bool) -> SearchCon
         contempt: 0.0,
         depth_in_rolls: rolls,
         reductions: false,
+        previous_evaluation: false,
     }
 }
 

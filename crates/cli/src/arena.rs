@@ -27,7 +27,8 @@ pub struct Args {
     /// Game spec, e.g. `phylde` or `gildervaik(mode=warrior)`.
     spec: String,
     /// One agent per seat, comma-separated: random, greedy, uct, mcts,
-    /// alphabeta, expectimax, level1 ... level8; `NAME@SECONDS` gives that
+    /// alphabeta, expectimax, level1 ... level8, classic (level 8 with the
+    /// game's previous evaluation); `NAME@SECONDS` gives that
     /// agent its own thinking time (e.g. `mcts@0.4,mcts@0.1`), and a
     /// `:THREADS` suffix its own search threads (`alphabeta@0.5:2`).
     #[arg(long)]

@@ -16,6 +16,7 @@ mod play;
 mod puzzles;
 mod replay;
 mod serve;
+mod train;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -57,6 +58,8 @@ enum Command {
     Engine(engine::Args),
     /// Make puzzles by self-play and check puzzle files.
     Puzzles(puzzles::Args),
+    /// Train a game's neural network by self-play (Ad Elta Stelpur: TD(λ)).
+    Train(train::Args),
 }
 
 /// A command's failure: the message printed after `tabula: `.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve::run(a),
         Command::Engine(a) => engine::run(a),
         Command::Puzzles(a) => puzzles::run(a),
+        Command::Train(a) => train::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

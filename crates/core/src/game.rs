@@ -337,6 +337,12 @@ pub trait Evaluate: Game {
     /// is zero-sum: `evaluate(0) == -evaluate(1)`. Called on non-terminal
     /// positions; terminal ones are scored from `outcome()` by the agents.
     fn evaluate(&self, p: Player) -> f32;
+    /// The game's previous evaluation, on the same scale, kept so that a
+    /// new one can be measured against it (the `classic` agent). The
+    /// default is `evaluate`: games whose evaluation has not changed.
+    fn evaluate_previous(&self, p: Player) -> f32 {
+        self.evaluate(p)
+    }
     /// Whether an action changes material (captures, promotions): searched
     /// in quiescence and tried first.
     fn is_tactical(&self, _action: Self::Action) -> bool {

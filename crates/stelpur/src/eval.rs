@@ -14,8 +14,16 @@
 //! miss: how the pawns stand together along the track. It was fitted on
 //! top of these linear weights, under the seed rules only, so the other
 //! rule sets (other dice, protection, bumps) keep the linear model alone.
+//!
+//! Under the seed rules and before a roll (the positions expectimax's
+//! leaves are), a neural network trained by self-play TD(λ) ([`crate::mlp`],
+//! weights in `data/mlp-weights.txt`) now gives the evaluation (or adds to
+//! the fitted models' logit, if its file says `base previous`). The
+//! evaluation before it stays as [`Evaluate::evaluate_previous`], which the
+//! `classic` agent plays; during a roll both are the fitted models.
 
 use crate::board::{cells, single, Cell};
+use crate::mlp;
 use crate::movegen::{self, protected};
 use crate::ntuple;
 use crate::options::{Options, Preset};
@@ -98,6 +106,14 @@ const NTUPLE_FILE: &str = include_str!("../data/ntuple-weights.txt");
 static NTUPLE: LazyLock<Vec<f32>> = LazyLock::new(|| {
     // As for the linear weights, a test parses the file.
     ntuple::parse_weights(NTUPLE_FILE).unwrap_or_else(|e| panic!("data/ntuple-weights.txt: {e}"))
+});
+
+/// The TD-trained network's weights, as `tabula train stelpur` writes them.
+const MLP_FILE: &str = include_str!("../data/mlp-weights.txt");
+
+static MLP: LazyLock<mlp::Net> = LazyLock::new(|| {
+    // As for the linear weights, a test parses the file.
+    mlp::Net::parse(MLP_FILE).unwrap_or_else(|e| panic!("data/mlp-weights.txt: {e}"))
 });
 
 /// Whether the rules of play are the seed's (the network's training
@@ -257,9 +273,26 @@ impl Stelpur {
         self.win_logit(&WEIGHTS)
     }
 
-    /// The evaluation's logit of the mover's win probability: the linear
-    /// model plus, under the seed rules, the n-tuple network.
+    /// The evaluation's logit of the mover's win probability: under the
+    /// seed rules and before a roll, the TD-trained network's (alone, or
+    /// added to the previous evaluation's); otherwise the previous one.
     pub fn eval_logit(&self) -> f32 {
+        let m = self.mover();
+        if self.roll.is_none() && seed_rules(&self.opts) {
+            let net = MLP.logit(self.pawns[m], self.pawns[1 - m]);
+            if MLP.alone {
+                net
+            } else {
+                self.linear_logit() + ntuple::logit(self.pawns[m], self.pawns[1 - m], &NTUPLE) + net
+            }
+        } else {
+            self.previous_logit()
+        }
+    }
+
+    /// The previous evaluation's logit (`classic`): the linear model plus,
+    /// under the seed rules, the n-tuple network.
+    pub fn previous_logit(&self) -> f32 {
         let linear = self.linear_logit();
         if seed_rules(&self.opts) {
             let m = self.mover();
@@ -279,14 +312,26 @@ impl Stelpur {
     }
 }
 
-impl Evaluate for Stelpur {
-    fn evaluate(&self, p: Player) -> f32 {
-        let for_mover = PAWNS_PER_LOGIT * self.eval_logit();
+impl Stelpur {
+    /// A logit of the mover's win as the evaluation for player `p`.
+    fn pawns_for(&self, p: Player, logit: f32) -> f32 {
+        let for_mover = PAWNS_PER_LOGIT * logit;
         if p.0 == self.to_move {
             for_mover
         } else {
             -for_mover
         }
+    }
+}
+
+impl Evaluate for Stelpur {
+    fn evaluate(&self, p: Player) -> f32 {
+        self.pawns_for(p, self.eval_logit())
+    }
+
+    /// Level 8's evaluation before the TD-trained network.
+    fn evaluate_previous(&self, p: Player) -> f32 {
+        self.pawns_for(p, self.previous_logit())
     }
 
     fn is_tactical(&self, action: Action) -> bool {
@@ -347,6 +392,7 @@ mod tests {
     fn the_network_file_parses() {
         let w = ntuple::parse_weights(NTUPLE_FILE).expect("n-tuple weights");
         assert_eq!(w.len(), ntuple::WEIGHTS);
+        mlp::Net::parse(MLP_FILE).expect("TD network weights");
     }
 
     /// The same position seen by the other player (colours swapped, the
@@ -370,6 +416,7 @@ mod tests {
                 let (a, b) = (g.evaluate(g.to_move()), h.evaluate(h.to_move()));
                 assert!((a - b).abs() < 1e-4, "{a} against {b}");
                 assert!((g.eval_logit() - h.eval_logit()).abs() < 1e-5);
+                assert!((g.previous_logit() - h.previous_logit()).abs() < 1e-5);
             }
         }
     }
@@ -389,6 +436,17 @@ mod tests {
         assert!(!seed_rules(&ludii));
         let g = Stelpur::start(&ludii);
         assert_eq!(g.eval_logit(), g.linear_logit());
+        assert_eq!(g.previous_logit(), g.linear_logit());
+    }
+
+    /// The TD network only values positions before a roll: during one the
+    /// evaluation is the previous one.
+    #[test]
+    fn the_td_network_applies_before_a_roll_only() {
+        let mut g = Stelpur::start(&Options::default());
+        g.apply(Action::Roll(crate::Roll::new(6, 1).expect("roll")));
+        assert_eq!(g.eval_logit(), g.previous_logit());
+        assert_eq!(g.evaluate(Player(0)), g.evaluate_previous(Player(0)));
     }
 
     #[test]

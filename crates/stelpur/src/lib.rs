@@ -10,6 +10,7 @@
 mod board;
 mod dice;
 pub mod eval;
+pub mod mlp;
 mod movegen;
 mod notation;
 pub mod ntuple;
@@ -17,6 +18,7 @@ mod options;
 mod position;
 mod render;
 mod state;
+pub mod train;
 
 pub use board::Cell;
 pub use dice::{Left, Roll, ROLLS};

@@ -72,14 +72,19 @@ pub fn logit(mine: u32, theirs: u32, w: &[f32]) -> f32 {
 /// The header line that opens a weights file.
 const HEADER: &str = "ntuple";
 
+/// The lines of a weights file that hold data, with their numbers from 1:
+/// comments (`#` to the end of a line) and blank lines left out.
+pub(crate) fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(n, l)| (n + 1, l.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, l)| !l.is_empty())
+}
+
 /// Read a weights file: comment lines (`#`), the line `ntuple TUPLE
 /// CLASSES`, then one line of `PATTERNS` numbers a class.
 pub fn parse_weights(text: &str) -> Result<Vec<f32>, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(n, l)| (n + 1, l.split('#').next().unwrap_or("").trim()))
-        .filter(|(_, l)| !l.is_empty());
+    let mut lines = data_lines(text);
     let want = format!("{HEADER} {TUPLE} {CLASSES}");
     match lines.next() {
         Some((_, l)) if l.split_whitespace().eq(want.split_whitespace()) => {}

@@ -43,7 +43,7 @@ mod tt;
 use crate::agent::{Agent, Decision};
 use crate::budget::{Budget, Limits, StopOnDrop};
 use crate::class::require_two_player;
-use crate::value::{expected, outcome_score, static_score, DECIDED, WIN};
+use crate::value::{eval_score, expected, outcome_score, static_score, DECIDED, WIN};
 pub use check::LineCheck;
 use order::{pick_next, tactical_rank, Ordering};
 use std::sync::atomic::AtomicBool;
@@ -89,6 +89,10 @@ pub struct SearchConfig {
     /// where exactness is tested, and off with dice, where depth was
     /// measured to buy little; ignored in games of several actions a turn.
     pub reductions: bool,
+    /// Score leaves with the game's previous evaluation
+    /// (`Evaluate::evaluate_previous`): the `classic` agent, kept to
+    /// measure a new evaluation against.
+    pub previous_evaluation: bool,
 }
 
 impl SearchConfig {
@@ -101,6 +105,7 @@ impl SearchConfig {
             contempt: CONTEMPT,
             depth_in_rolls: false,
             reductions: true,
+            previous_evaluation: false,
         }
     }
 
@@ -156,6 +161,15 @@ pub struct Searcher<G: Evaluate> {
 }
 
 impl<G: Evaluate> Searcher<G> {
+    /// The static score of a live position, by the configured evaluation.
+    fn leaf_score(&self, g: &G) -> i32 {
+        if self.cfg.previous_evaluation {
+            eval_score(g.evaluate_previous(Player(0)))
+        } else {
+            static_score(g)
+        }
+    }
+
     pub fn new(cfg: SearchConfig, sample: &G) -> Self {
         let tt = Arc::new(Table::new(cfg.tt_bits));
         Searcher::with_table(cfg, sample, tt)
@@ -217,7 +231,7 @@ impl<G: Evaluate> Searcher<G> {
         self.stopped = false;
         self.met_chance = false;
         self.order.new_search();
-        self.draw = (-self.cfg.contempt * static_score(g) as f32).round() as i32;
+        self.draw = (-self.cfg.contempt * self.leaf_score(g) as f32).round() as i32;
         self.line.clear();
         self.line.push(g.hash());
         self.cycle_top = usize::MAX;
@@ -389,7 +403,7 @@ impl<G: Evaluate> Searcher<G> {
                 self.quiesce(g, ply, alpha, beta, 0)
             } else {
                 self.tick();
-                static_score(g)
+                self.leaf_score(g)
             };
         }
         if self.tick() {
@@ -454,7 +468,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         if best_move.is_none() {
             // A player to move always has an action; be safe anyway.
-            return static_score(g);
+            return self.leaf_score(g);
         }
         self.tt.store(
             key,
@@ -545,7 +559,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.tick();
-            return static_score(g);
+            return self.leaf_score(g);
         }
         if self.tick() {
             return 0;
@@ -608,14 +622,14 @@ impl<G: Evaluate> Searcher<G> {
             Turn::Over => return self.end_score(g, ply),
             Turn::Chance => {
                 self.met_chance |= !self.cfg.chance;
-                return static_score(g);
+                return self.leaf_score(g);
             }
             Turn::Player(p) => p,
         };
         if self.tick() {
             return 0;
         }
-        let stand = static_score(g);
+        let stand = self.leaf_score(g);
         if q >= MAX_QUIESCENCE || ply >= MAX_PLY {
             return stand;
         }
