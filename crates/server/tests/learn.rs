@@ -215,3 +215,27 @@ async fn an_accounts_stars_and_puzzle_rating_are_kept_by_the_server_from_its_own
     );
     remove_db(&db);
 }
+
+/// Engine checks cost the server CPU: one address gets a burst of them,
+/// then waits (429 with `Retry-After`), while another address does not.
+#[tokio::test]
+async fn engine_checks_are_limited_per_address() {
+    let (srv, db) = server("learn-limit").await;
+    let body = json!({"spec": "phylde"});
+    let mut ann = common::Browser::new(&srv, 1);
+    let mut refused = 0;
+    for _ in 0..80 {
+        let (st, v) = ann.call("POST", "/api/position", body.clone()).await;
+        if st == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(v["code"], "too_many_requests", "{v}");
+            refused += 1;
+        } else {
+            assert_eq!(st, StatusCode::OK, "{v}");
+        }
+    }
+    assert!(refused >= 10, "a flood waits: {refused} of 80 refused");
+    let mut bob = common::Browser::new(&srv, 2);
+    let (st, v) = bob.call("POST", "/api/position", body).await;
+    assert_eq!(st, StatusCode::OK, "another address is not held back: {v}");
+    remove_db(&db);
+}

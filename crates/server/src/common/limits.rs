@@ -74,6 +74,9 @@ pub struct Limits {
     pub hints: Limit,
     /// Hints per client address.
     pub hints_address: Limit,
+    /// Engine checks (`POST /api/position`, lessons' and puzzles' answers)
+    /// per client address: a club of learners never sees it.
+    pub engine_address: Limit,
     /// Moves per identity (or token): generous, a fast player never sees it.
     pub moves: Limit,
     /// Moves per client address.
@@ -103,6 +106,7 @@ impl Default for Limits {
             create_address: Limit::new("new games", 30, Duration::from_secs(3)),
             hints: Limit::new("hints", 10, Duration::from_secs(3)),
             hints_address: Limit::new("hints", 30, Duration::from_secs(1)),
+            engine_address: Limit::new("engine checks", 60, Duration::from_millis(50)),
             moves: Limit::new("moves", 600, Duration::from_millis(20)),
             moves_address: Limit::new("moves", 2000, Duration::from_millis(5)),
             bot: Limit::new("bot requests", 60, Duration::from_millis(250)),

@@ -3,7 +3,8 @@
 //! position on every request; an account's progress is recorded from the
 //! engine's own verdicts (`crate::learn::progress`).
 
-use super::{body, visitor_for_change, Answer};
+use super::{body, visitor_for_change, Answer, ClientAddr};
+use crate::ai::{Class, Full};
 use crate::app::App;
 use crate::error::ApiError;
 use crate::learn::progress::{self, Progress};
@@ -17,6 +18,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use std::sync::Arc;
+use std::time::Duration;
 use tabula_core::{Error, ErrorKind};
 use tabula_learn::data::library;
 use tabula_learn::{PuzzleStatus, Replayed, Run};
@@ -65,20 +67,38 @@ fn bounded(spec: &str, position: Option<&str>, actions: &[String]) -> Result<(),
         .map_err(|e| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.message))
 }
 
-/// Engine work off the async threads (a check may search a little).
+/// Engine work of a client at `addr`, counted against its limit and run
+/// on the AI pool's threads (a check may search a little): queued behind
+/// the games' AI moves, fair between addresses, and refused with 429 when
+/// too much waits, so no stranger makes the server spend more.
 async fn blocking<T: Send + 'static>(
+    app: &App,
+    addr: &str,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    crate::guard::count(&app.limits.engine_address, addr)?;
+    let (_, answer) = app
+        .rounds
+        .ai
+        .run(Class::Hint, addr, work)
+        .map_err(|Full| ApiError::too_many("engine checks waiting", Duration::from_secs(1)))?;
+    answer.await.map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the engine's worker stopped",
+        )
+    })?
 }
 
-async fn position(State(app): State<Arc<App>>, bytes: Bytes) -> Answer<Replayed> {
+async fn position(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    bytes: Bytes,
+) -> Answer<Replayed> {
     let req: PositionRequest = body(&bytes)?;
     bounded(&req.spec, req.position.as_deref(), &req.actions)?;
     let registry = app.rounds.registry.clone();
-    let replayed = blocking(move || {
+    let replayed = blocking(&app, &addr, move || {
         tabula_learn::replay(&registry, &req.spec, req.position.as_deref(), &req.actions)
             .map_err(refusal)
     })
@@ -118,6 +138,7 @@ async fn lessons(Path(game): Path<String>) -> Answer<LessonList> {
 
 async fn check_lesson(
     State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<Run> {
@@ -128,7 +149,10 @@ async fn check_lesson(
         .ok_or_else(|| ApiError::not_found(format!("no lesson `{}`", quoted(&req.lesson))))?;
     bounded(&lesson.spec, None, &req.actions)?;
     let registry = app.rounds.registry.clone();
-    let run = blocking(move || lesson.check(&registry, &req.actions).map_err(refusal)).await?;
+    let run = blocking(&app, &addr, move || {
+        lesson.check(&registry, &req.actions).map_err(refusal)
+    })
+    .await?;
     if let tabula_learn::Status::Done { stars } = run.status {
         if let Some(key) = account(&app, &headers, true).await {
             progress::change(&app.store, app.now(), &key, |p| {
@@ -166,6 +190,7 @@ async fn puzzles(Path(game): Path<String>) -> Answer<PuzzleList> {
 
 async fn check_puzzle(
     State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer<PuzzleAnswer> {
@@ -176,7 +201,7 @@ async fn check_puzzle(
         .ok_or_else(|| ApiError::not_found(format!("no puzzle `{}`", quoted(&req.id))))?;
     bounded(&puzzle.spec, None, &req.actions)?;
     let registry = app.rounds.registry.clone();
-    let answer = blocking(move || {
+    let answer = blocking(&app, &addr, move || {
         let run = puzzle.check(&registry, &req.actions).map_err(refusal)?;
         let decided = solved(&run.status);
         Ok(PuzzleAnswer {
