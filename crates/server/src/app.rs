@@ -120,7 +120,7 @@ async fn follow_other_instances(
         let Some(app) = app.upgrade() else { return };
         match note {
             Note::Game(id, version) => app.rounds.stored_elsewhere(Some(&id), version),
-            Note::Lobby => app.lobby.changed_elsewhere(),
+            Note::Lobby => app.lobby.ring(),
             Note::Revoked(text) => {
                 if let Some(r) = Revoked::from_note(&text) {
                     app.users.revoked_elsewhere(r);
@@ -128,7 +128,7 @@ async fn follow_other_instances(
             }
             // Notes may have been missed: every live game and the lobby look.
             Note::Missed => {
-                app.lobby.changed_elsewhere();
+                app.lobby.ring();
                 app.rounds.stored_elsewhere(None, 0);
             }
         }

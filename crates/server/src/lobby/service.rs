@@ -81,15 +81,10 @@ impl Lobby {
         self.bell.subscribe()
     }
 
-    /// Ring the lobby here only (a change only this instance's streams
-    /// care about).
+    /// Ring the lobby here only: a change only this instance's streams
+    /// care about, or one another instance made.
     pub(crate) fn ring(&self) {
         let _ = self.bell.send(());
-    }
-
-    /// Another instance changed the seeks.
-    pub(crate) fn changed_elsewhere(&self) {
-        self.ring();
     }
 
     /// Ring the lobby here and on the other instances.

@@ -91,27 +91,23 @@ fn doc_id(user: &str, pool: &str) -> String {
     format!("{user}|{pool}")
 }
 
-/// A player's rating document in a pool and its version (`None`: new).
-async fn load(app: &Ratings, user: &str, pool: &str) -> Result<(Option<u64>, RatingDoc), String> {
-    let doc = app
+/// A player's rating document before their first game in a pool.
+fn fresh(user: &str) -> RatingDoc {
+    RatingDoc {
+        user: user.to_string(),
+        ..RatingDoc::default()
+    }
+}
+
+/// A player's rating document in a pool (a fresh one if they have none).
+async fn load(app: &Ratings, user: &str, pool: &str) -> Result<RatingDoc, String> {
+    let found = app
         .rounds
         .store
-        .doc_get("rating", &doc_id(user, pool))
+        .read_json("rating", &doc_id(user, pool))
         .await
         .map_err(|e| e.to_string())?;
-    Ok(match doc {
-        Some(d) => (
-            Some(d.version),
-            serde_json::from_str(&d.body).map_err(|e| e.to_string())?,
-        ),
-        None => (
-            None,
-            RatingDoc {
-                user: user.to_string(),
-                ..RatingDoc::default()
-            },
-        ),
-    })
+    Ok(found.map_or_else(|| fresh(user), |(_, doc)| doc))
 }
 
 /// Rate game `ended` if it is rated: each player's new rating from their
@@ -138,17 +134,11 @@ pub async fn rate_game(app: &Ratings, ended: &GameEnded) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let mut before = Vec::new();
     for u in &users {
-        before.push(load(app, u, &pool).await?.1.rating);
+        before.push(load(app, u, &pool).await?.rating);
     }
     let mut diffs = vec![None; users.len()];
     for (i, user) in users.iter().enumerate() {
-        let fresh = || {
-            let doc = RatingDoc {
-                user: user.to_string(),
-                ..RatingDoc::default()
-            };
-            (Some(pool.clone()), doc)
-        };
+        let fresh = || (Some(pool.clone()), fresh(user));
         let now = app.rounds.now();
         let changed = update_json(
             &app.rounds.store,
@@ -248,7 +238,7 @@ impl Ratings {
     /// it cannot be read: a seed, never a reason to refuse).
     pub async fn rating_in(&self, user: &str, pool: &str) -> i32 {
         match load(self, user, pool).await {
-            Ok((_, doc)) => doc.rating.rating.round() as i32,
+            Ok(doc) => doc.rating.rating.round() as i32,
             Err(e) => {
                 tracing::warn!("rating of {user} in {pool}: {e}");
                 Rating::new().rating.round() as i32
@@ -268,7 +258,7 @@ impl Ratings {
         };
         let mut out = std::collections::BTreeMap::new();
         for pool in pools {
-            let (_, doc) = load(self, user, &pool).await?;
+            let doc = load(self, user, &pool).await?;
             out.insert(pool, pool_rating(&doc));
         }
         Ok(out)
