@@ -441,7 +441,8 @@ impl Player {
             let sent = Instant::now();
             ws.send(Message::Text(msg.to_string().into())).await?;
             let want = loop {
-                let Some(v) = next_message(&mut ws, deadline + Duration::from_secs(5), stats).await?
+                let Some(v) =
+                    next_message(&mut ws, deadline + Duration::from_secs(5), stats).await?
                 else {
                     return Err("no acknowledgement".into());
                 };
@@ -459,7 +460,8 @@ impl Player {
                 .push(sent.elapsed().as_micros() as u64);
             // Our own move's update, before we look at the turn again.
             while state["state"]["ply"].as_u64().unwrap_or(0) < want {
-                let Some(v) = next_message(&mut ws, deadline + Duration::from_secs(5), stats).await?
+                let Some(v) =
+                    next_message(&mut ws, deadline + Duration::from_secs(5), stats).await?
                 else {
                     return Err("our move never showed".into());
                 };
@@ -487,6 +489,16 @@ async fn next_message(
             Some(Ok(Message::Text(t))) => {
                 let v: Value = serde_json::from_str(&t)?;
                 if v["type"] == "update" {
+                    if t.len() > 4096 && std::env::var_os("LOAD_SHOW_LARGE").is_some() {
+                        eprintln!(
+                            "large update: {} bytes, {} from ply {} to {}, {} legal",
+                            t.len(),
+                            v["game"],
+                            v["from"],
+                            v["state"]["ply"],
+                            v["state"]["legal"].as_array().map_or(0, Vec::len)
+                        );
+                    }
                     stats.lock().await.update_seen(t.len());
                 }
                 return Ok(Some(v));

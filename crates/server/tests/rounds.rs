@@ -507,7 +507,12 @@ async fn moves_cross_instances_as_deltas() {
         }
     }
     async fn watch(s: &Server, id: &str) -> Watch {
-        s.app.rounds.watch(id, &Default::default()).await.expect("watch").1
+        s.app
+            .rounds
+            .watch(id, &Default::default())
+            .await
+            .expect("watch")
+            .1
     }
 
     let (id, t) = a.create(json!({"spec": "race", "seed": 9})).await;
@@ -529,7 +534,10 @@ async fn moves_cross_instances_as_deltas() {
             )
             .await;
         let after = moved["ply"].as_u64().expect("ply");
-        let (here, there) = (update(&mut on_a, after).await, update(&mut on_b, after).await);
+        let (here, there) = (
+            update(&mut on_a, after).await,
+            update(&mut on_b, after).await,
+        );
         assert_eq!(here, there, "both instances' watchers get the same update");
         let v: Value = serde_json::from_str(&there).expect("json");
         assert_eq!(v["from"], ply, "only what the move added: {v}");
@@ -555,7 +563,9 @@ async fn moves_cross_instances_as_deltas() {
     }
     let s = a.settled(&id).await;
     update(&mut on_b, common::ply(&s)).await;
-    let back = b.post(&format!("{path}/undo"), json!({"token": t[0]})).await;
+    let back = b
+        .post(&format!("{path}/undo"), json!({"token": t[0]}))
+        .await;
     let keep = back["ply"].as_u64().expect("ply");
     assert!(keep < common::ply(&s), "{back}");
     loop {

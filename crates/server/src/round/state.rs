@@ -292,7 +292,10 @@ impl Round {
         actions: &[crate::store::StoredAction],
     ) -> Result<(), String> {
         if from > self.history.len() {
-            return Err(format!("ply {from} is past the {} held", self.history.len()));
+            return Err(format!(
+                "ply {from} is past the {} held",
+                self.history.len()
+            ));
         }
         let moved = from < self.history.len() || !actions.is_empty();
         if from < self.history.len() {
@@ -1067,7 +1070,8 @@ mod tests {
             let legal = original.game.legal_actions();
             let action = legal[(i * 7) % legal.len()].clone();
             let token = format!("t{}", original.to_move().expect("a player to move"));
-            let c = change(original.plan(&Caller::token(&token), Command::Play { action, ply: None }));
+            let c =
+                change(original.plan(&Caller::token(&token), Command::Play { action, ply: None }));
             original.apply(c);
             let before = copy.version;
             copy.take_in(from, original.meta.clone(), &tail(&original, from))
@@ -1082,7 +1086,8 @@ mod tests {
         original
             .replay(kept.iter().map(|e| (e.actor, e.text.as_str())))
             .expect("replay");
-        copy.take_in(31, original.meta.clone(), &[]).expect("a take-back");
+        copy.take_in(31, original.meta.clone(), &[])
+            .expect("a take-back");
         assert_eq!(copy.view(0), original.view(0));
         assert_eq!(copy.game.position(), original.game.position());
         // A delta from past what is held is refused.
