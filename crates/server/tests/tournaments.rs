@@ -33,29 +33,27 @@ async fn players<'a>(srv: &'a Server, prefix: &str, n: u8) -> Vec<Browser<'a>> {
 
 /// Wait until tournament `id` satisfies `done` (polling as a page does).
 async fn wait_for(srv: &Server, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..400 {
+    let what = format!("tournament {id}: {what}");
+    common::poll(&what, Duration::from_millis(25), || async {
         let t = srv.get(&format!("/api/tournaments/{id}")).await;
-        if done(&t) {
-            return t;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("tournament {id}: never {what}");
+        done(&t).then_some(t)
+    })
+    .await
 }
 
 /// Game `game`: published with its round, it is created just after.
 async fn game_view(srv: &Server, game: &str) -> Value {
-    for _ in 0..200 {
+    let what = format!("game {game} created");
+    common::poll(&what, Duration::from_millis(10), || async {
         let (status, v) = srv
             .call("GET", &format!("/api/games/{game}"), Value::Null)
             .await;
-        if status == StatusCode::OK {
-            return v;
+        if status != StatusCode::OK {
+            assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
         }
-        assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("game {game} never created");
+        (status == StatusCode::OK).then_some(v)
+    })
+    .await
 }
 
 /// Play one move of game `game` if one of `browsers` is to move (by name);

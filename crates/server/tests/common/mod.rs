@@ -178,17 +178,39 @@ impl Server {
     }
     /// Wait until the AI has played and a human (or nobody) is to move.
     pub async fn settled(&self, id: &str) -> Value {
-        for _ in 0..500 {
+        let what = format!("the AI to move in {id}");
+        poll(&what, Duration::from_millis(5), || async {
             let s = self.get(&format!("/api/games/{id}")).await;
             let st = &s["state"];
             let ai_turn = st["turn"]["kind"] == "player"
                 && st["players"][st["turn"]["seat"].as_u64().unwrap_or(0) as usize]["kind"] == "ai";
-            if !ai_turn && st["thinking"] == false {
-                return s;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
+            (!ai_turn && st["thinking"] == false).then_some(s)
+        })
+        .await
+    }
+}
+
+/// How long [`poll`] waits at most: long enough for a machine busy with
+/// other work; a passing test waits only as long as it must.
+pub const POLL_LIMIT: Duration = Duration::from_secs(30);
+
+/// Ask `check` every `every` until it answers, for up to [`POLL_LIMIT`];
+/// panics saying `what` never happened. For what the server does in its
+/// own time (an AI move, a tournament's next round), seen from outside.
+pub async fn poll<T, Fut>(what: &str, every: Duration, mut check: impl FnMut() -> Fut) -> T
+where
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let until = std::time::Instant::now() + POLL_LIMIT;
+    loop {
+        if let Some(answer) = check().await {
+            return answer;
         }
-        panic!("the AI never moved in {id}");
+        assert!(
+            std::time::Instant::now() < until,
+            "{what}: not within {POLL_LIMIT:?}"
+        );
+        tokio::time::sleep(every).await;
     }
 }
 
