@@ -89,6 +89,10 @@ pub enum Note {
     Revoked(String),
     /// Notes may have been missed: everything should look again.
     Missed,
+    /// Game `id` at row version `version` has an AI seat to move and the
+    /// instance that wrote it computes no AI (`--ai-workers 0`): an
+    /// instance that does (a `tabula worker`) claims the turn.
+    AiTurn(String, u64),
 }
 
 /// A stored game.

@@ -27,6 +27,8 @@ const CHANNEL: &str = "tabula_games";
 const LOBBY_NOTE: &str = "~lobby 0";
 /// The prefix of a revocation's note (no game id starts with `!`).
 const REVOKED_NOTE: &str = "!";
+/// The prefix of an AI turn left to workers: `?<game> <version>`.
+const AI_TURN_NOTE: &str = "?";
 
 #[derive(Clone)]
 pub struct Postgres {
@@ -273,6 +275,7 @@ impl Postgres {
             Note::Game(id, version) => format!("{id} {version}"),
             Note::Lobby => LOBBY_NOTE.to_string(),
             Note::Revoked(text) => format!("{REVOKED_NOTE}{text}"),
+            Note::AiTurn(id, version) => format!("{AI_TURN_NOTE}{id} {version}"),
             Note::Missed => return Ok(()),
         };
         let client = self.client().await?;
@@ -594,6 +597,14 @@ impl Listening {
                 Note::Lobby
             } else if let Some(text) = payload.strip_prefix(REVOKED_NOTE) {
                 Note::Revoked(text.to_string())
+            } else if let Some(turn) = payload.strip_prefix(AI_TURN_NOTE) {
+                let Some((game, version)) = turn.split_once(' ') else {
+                    continue;
+                };
+                let Ok(version) = version.parse() else {
+                    continue;
+                };
+                Note::AiTurn(game.to_string(), version)
             } else {
                 let Some((game, version)) = payload.split_once(' ') else {
                     continue;
