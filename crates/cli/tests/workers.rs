@@ -275,7 +275,11 @@ fn workers_play_the_ai_and_a_killed_one_hands_its_turn_over() {
         .sum();
     assert_eq!(stored, 5, "every AI move stored once, by a worker");
     let (_, m) = call(&addr, "GET", "/api/metrics", None);
-    assert_eq!(m["ai_done"].as_u64(), Some(0), "the web instance computed no AI: {m}");
+    assert_eq!(
+        m["ai_done"].as_u64(),
+        Some(0),
+        "the web instance computed no AI: {m}"
+    );
 
     // A worker killed in the middle of a level-8 think (1.9 s): the other
     // takes the turn once the claim runs out.

@@ -123,10 +123,27 @@ async fn http(
     path: &str,
     body: Option<Value>,
 ) -> Result<(u16, Value), Error> {
+    let (status, json, _) = http_session(server, from, method, path, body, None).await?;
+    Ok((status, json))
+}
+
+/// One HTTP/1.1 request with the session cookie `session` (and the page's
+/// Origin) if given; the status, the JSON body and the session cookie set.
+async fn http_session(
+    server: SocketAddr,
+    from: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+    session: Option<&str>,
+) -> Result<(u16, Value, Option<String>), Error> {
     let mut tcp = connect(server, from).await?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let cookie = session
+        .map(|c| format!("Cookie: {c}\r\nOrigin: http://{server}\r\n"))
+        .unwrap_or_default();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {server}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {server}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     tcp.write_all(request.as_bytes()).await?;
@@ -138,14 +155,34 @@ async fn http(
         .nth(1)
         .and_then(|s| s.parse().ok())
         .ok_or("no HTTP status")?;
-    let json = answer
-        .split_once("\r\n\r\n")
-        .and_then(|(_, b)| serde_json::from_str(b).ok())
-        .unwrap_or(Value::Null);
-    Ok((status, json))
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let json = serde_json::from_str(body).unwrap_or(Value::Null);
+    let set = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("set-cookie")
+            .then(|| value.trim().split(';').next().unwrap_or("").to_string())
+    });
+    Ok((status, json, set))
 }
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
+
+/// How long a client waits for a message it expects.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The next JSON message of game `id`'s channel, within [`PATIENCE`].
+async fn next_json(ws: &mut Socket, id: &str) -> Result<Value, Error> {
+    // One deadline for the message, however many pings come meanwhile.
+    let until = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        match tokio::time::timeout_at(until, ws.next()).await {
+            Err(_) => return Err(format!("game {id}: no message for {PATIENCE:?}").into()),
+            Ok(Some(Ok(Message::Text(t)))) => return Ok(serde_json::from_str(&t)?),
+            Ok(Some(Ok(_))) => {}
+            Ok(other) => return Err(format!("game {id}: the channel closed: {other:?}").into()),
+        }
+    }
+}
 
 async fn open_ws(server: SocketAddr, from: SocketAddr, id: &str) -> Result<Socket, Error> {
     let tcp = connect(server, from).await?;
@@ -232,12 +269,24 @@ async fn run_game(
 ) -> Result<Played, Error> {
     let mut rng = SmallRng::seed_from_u64(i as u64);
     let from = local(i);
-    let (status, created) = http(
+    // An AI-only game is created from a session (its creator may stop it).
+    let session = if kind == Kind::Demo {
+        let (status, v, cookie) =
+            http_session(args.url, from, "POST", "/api/session", None, None).await?;
+        if status != 200 {
+            return Err(format!("no session for game {i}: {status} {v}").into());
+        }
+        Some(cookie.ok_or("no session cookie")?)
+    } else {
+        None
+    };
+    let (status, created, _) = http_session(
         args.url,
         from,
         "POST",
         "/api/games",
         Some(new_game(kind, i, &mut rng)),
+        session.as_deref(),
     )
     .await?;
     if status != 200 {
@@ -285,16 +334,9 @@ async fn run_game(
                     && s["state"]["thinking"] != true)
         };
         while state.is_null() || !mine(&state) {
-            let left = deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(30);
-            match tokio::time::timeout(left, ws.next()).await? {
-                Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(&t)?;
-                    if v["type"] == "snapshot" || v["type"] == "update" {
-                        state = v;
-                    }
-                }
-                Some(Ok(_)) => {}
-                _ => return Err(format!("game {id}: the channel closed").into()),
+            let v = next_json(&mut ws, &id).await?;
+            if v["type"] == "snapshot" || v["type"] == "update" {
+                state = v;
             }
         }
         let st = &state["state"];
@@ -318,18 +360,12 @@ async fn run_game(
         let sent = Instant::now();
         ws.send(Message::Text(msg.to_string().into())).await?;
         loop {
-            match ws.next().await {
-                Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(&t)?;
-                    match v["type"].as_str() {
-                        Some("ack") if v["rid"] == rid => break,
-                        Some("error") => return Err(format!("game {id}: move refused: {v}").into()),
-                        Some("update") => state = v,
-                        _ => {}
-                    }
-                }
-                Some(Ok(_)) => {}
-                _ => return Err(format!("game {id}: the channel closed").into()),
+            let v = next_json(&mut ws, &id).await?;
+            match v["type"].as_str() {
+                Some("ack") if v["rid"] == rid => break,
+                Some("error") => return Err(format!("game {id}: move refused: {v}").into()),
+                Some("update") => state = v,
+                _ => {}
             }
         }
         played.latencies_us.push(sent.elapsed().as_micros() as u64);
@@ -340,15 +376,9 @@ async fn run_game(
         // The acknowledgement comes before the update: wait for a state
         // past this move.
         while state["state"]["ply"].as_u64().unwrap_or(0) <= ply {
-            match ws.next().await {
-                Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(&t)?;
-                    if v["type"] == "update" {
-                        state = v;
-                    }
-                }
-                Some(Ok(_)) => {}
-                _ => return Err(format!("game {id}: the channel closed").into()),
+            let v = next_json(&mut ws, &id).await?;
+            if v["type"] == "update" {
+                state = v;
             }
         }
     }
@@ -373,7 +403,10 @@ async fn main() -> Result<(), Error> {
     for c in clients {
         match c.await {
             Ok(Ok(p)) => games.push(p),
-            Ok(Err(e)) => failures.push(format!("client: {e}")),
+            Ok(Err(e)) => {
+                eprintln!("client: {e}");
+                failures.push(format!("client: {e}"));
+            }
             Err(e) => failures.push(format!("client task: {e}")),
         }
     }

@@ -377,7 +377,18 @@ impl Rounds {
             self.live.forget_closed(id);
         }
         let round = self.load(id).await?;
-        Ok(actor::start(self, round))
+        let loaded = round.stored;
+        let h = actor::start(self, round);
+        // A note of another instance's write that came while the game was
+        // loading went to nobody: look once more (the owner reloads only
+        // if the row moved on; a worker's AI move right after a game is
+        // created or opened would otherwise stay unseen here).
+        if let Ok(Some(version)) = self.store.version_elsewhere(id).await {
+            if version > loaded {
+                let _ = h.tx.try_send(Msg::Stored { version });
+            }
+        }
+        Ok(h)
     }
 
     /// Send game `id`'s owner a message built around a reply channel, and

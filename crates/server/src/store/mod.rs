@@ -304,6 +304,16 @@ impl Store {
         }
     }
 
+    /// Game `id`'s row version as another instance may have written it
+    /// (PostgreSQL); `None` on SQLite, which no other process writes, and
+    /// for a missing game.
+    pub async fn version_elsewhere(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        match &self.engine {
+            Engine::Sqlite(_) => Ok(None),
+            Engine::Postgres(p) => p.version(id).await,
+        }
+    }
+
     /// Tell the other instances (PostgreSQL; one SQLite process has none).
     pub async fn notify(&self, note: &Note) -> Result<(), StoreError> {
         match &self.engine {

@@ -543,6 +543,15 @@ impl Postgres {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
+    pub async fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt("SELECT version FROM games WHERE id = $1", &[&id])
+            .await
+            .map_err(failed)?;
+        Ok(row.map(|r| r.get::<_, i64>(0) as u64))
+    }
+
     pub async fn count(&self) -> Result<u64, StoreError> {
         let client = self.client().await?;
         let row = client
