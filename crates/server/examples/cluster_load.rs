@@ -197,7 +197,7 @@ fn take_in(history: &mut Vec<String>, view: &Value) {
     let from = view["from"].as_u64().unwrap_or(0) as usize;
     history.truncate(from);
     if let Some(entries) = view["history"].as_array() {
-        history.extend(entries.iter().map(|e| entry_text(e)));
+        history.extend(entries.iter().map(entry_text));
     }
 }
 
@@ -246,7 +246,11 @@ fn new_game(kind: Kind, i: usize, rng: &mut SmallRng) -> Value {
     let ai = json!({"type": "ai", "level": "level1"});
     match kind {
         Kind::People => {
-            let spec = if i % 2 == 0 { "phylde" } else { "dragonchess" };
+            let spec = if i.is_multiple_of(2) {
+                "phylde"
+            } else {
+                "dragonchess"
+            };
             json!({"spec": spec, "seed": rng.gen::<u32>(), "seats": [{"type": "human"}, {"type": "human"}]})
         }
         Kind::AgainstAi => {
