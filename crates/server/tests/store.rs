@@ -108,6 +108,17 @@ async fn both_engines_store_read_and_refuse_alike() {
         assert_eq!(store.write(write(1, 2, true, 1)).await, Ok(2), "{engine}");
         let g1 = store.load("g1").await.expect(&engine).expect("g1");
         assert_eq!(texts(&g1), ["a0", "a1", "b0"], "{engine}");
+        // What a write left from a ply on, read in one go by another instance.
+        let tail = store.load_tail("g1", 2).await.expect(&engine).expect("g1");
+        let tail_texts: Vec<&str> = tail.actions.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(
+            (tail.version, tail.meta.as_str(), tail_texts),
+            (2, r#"{"v":1}"#, vec!["b0"]),
+            "{engine}"
+        );
+        let tail = store.load_tail("g1", 3).await.expect(&engine).expect("g1");
+        assert!(tail.actions.is_empty() && tail.version == 2, "{engine}");
+        assert_eq!(store.load_tail("nope", 0).await, Ok(None), "{engine}");
         let missing = Write {
             game: "nope".into(),
             ..write(0, 0, false, 0)

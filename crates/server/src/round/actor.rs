@@ -82,9 +82,12 @@ pub(crate) enum Msg {
     Ended {
         reply: oneshot::Sender<Option<super::GameEnded>>,
     },
-    /// The game was written at row `version`, maybe by another instance
-    /// (`0`: look in any case).
-    Stored { version: u64 },
+    /// The game was written at row `version`, maybe by another instance,
+    /// changing its actions from ply `from` on (`version` 0 or `from`
+    /// `None`: look at the whole game).
+    Stored { version: u64, from: Option<usize> },
+    /// Another instance stored a chat line.
+    Chatted,
     /// Look whether an AI seat is to move (this instance claimed the turn).
     Wake,
     /// An instance without AI announced the AI turn at row `version`
@@ -327,9 +330,9 @@ impl Actor {
                 seat,
                 pick,
             } => self.ai_moved(version, seat, pick).await,
-            Msg::Stored { version } => {
+            Msg::Stored { version, from } => {
                 if version == 0 || version > self.round.stored {
-                    self.reload().await;
+                    self.catch_up(version, from).await;
                     // Without AI here, the writer announced a game with a
                     // person; an AI-only game is announced by whoever
                     // watches it.
@@ -340,13 +343,14 @@ impl Actor {
             }
             Msg::AiWanted { version } => {
                 if version > self.round.stored {
-                    self.reload().await;
+                    self.catch_up(version, None).await;
                 }
                 if version == self.round.stored {
                     self.wanted = Some(version);
                     self.kick_ai().await;
                 }
             }
+            Msg::Chatted => self.reload_chat().await,
             Msg::Wake => {
                 self.on_time().await;
                 self.kick_ai().await;
@@ -432,6 +436,46 @@ impl Actor {
                 text: Arc::from(text),
                 hidden_from_players: self.round.hidden_from_players(line),
             });
+        }
+    }
+
+    /// Take in another instance's write of row `version`: when it is the
+    /// next one and says where it changed the actions, read only what
+    /// changed from there and send the watchers the same small update a
+    /// local move sends; on a gap (a note missed, a write since), the
+    /// whole game.
+    async fn catch_up(&mut self, version: u64, from: Option<usize>) {
+        let next = version == self.round.stored + 1;
+        if let Some(from) = from.filter(|&f| next && f <= self.round.history.len()) {
+            match self.rounds.load_tail(&self.round.id, from).await {
+                Ok(Some((stored, meta, actions))) if stored == version => {
+                    match self.round.take_in(from, meta, &actions) {
+                        Ok(()) => {
+                            self.round.stored = stored;
+                            self.publish(from);
+                            return;
+                        }
+                        Err(e) => tracing::warn!(game = %self.round.id, "delta: {e}"),
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(game = %self.round.id, "delta not read: {e}"),
+            }
+        }
+        self.reload().await;
+    }
+
+    /// Take in the chat lines another instance stored.
+    async fn reload_chat(&mut self) {
+        match self.rounds.load_chat(&self.round.id).await {
+            Ok(lines) => {
+                let said = self.round.chat.len();
+                if lines.len() > said {
+                    self.round.chat = lines;
+                    self.publish_chat(said);
+                }
+            }
+            Err(e) => tracing::warn!(game = %self.round.id, "chat not read: {e}"),
         }
     }
 

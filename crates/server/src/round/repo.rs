@@ -49,16 +49,37 @@ impl Rounds {
             .map_err(store_error)?
             .ok_or_else(|| RoundError::NoGame(id.to_string()))?;
         let mut round = self.restore(&stored).map_err(RoundError::Internal)?;
+        round.chat = self.load_chat(id).await?;
+        Ok(round)
+    }
+
+    /// Game `id`'s chat lines as stored now, oldest first.
+    pub(crate) async fn load_chat(&self, id: &str) -> Result<Vec<ChatLine>, RoundError> {
         let lines = self
             .store
             .doc_list("chat", Some(id), 0, CHAT_KEPT)
             .await
             .map_err(store_error)?;
-        round.chat = lines
+        Ok(lines
             .iter()
             .filter_map(|d| serde_json::from_str(&d.body).ok())
-            .collect();
-        Ok(round)
+            .collect())
+    }
+
+    /// What game `id`'s latest write left from ply `from` on: its row
+    /// version, its meta and those actions (`None`: the game is gone).
+    pub(crate) async fn load_tail(
+        &self,
+        id: &str,
+        from: usize,
+    ) -> Result<Option<(u64, Meta, Vec<StoredAction>)>, RoundError> {
+        let Some(tail) = self.store.load_tail(id, from).await.map_err(store_error)? else {
+            return Ok(None);
+        };
+        let mut meta: Meta = serde_json::from_str(&tail.meta)
+            .map_err(|e| RoundError::Internal(format!("bad meta: {e}")))?;
+        meta.upgrade();
+        Ok(Some((tail.version, meta, tail.actions)))
     }
 
     /// Store a chat line of game `id` (number `seq`) and tell the other
@@ -79,7 +100,7 @@ impl Rounds {
             expires: None,
         };
         self.store.doc_insert(doc).await.map_err(store_error)?;
-        let _ = self.store.notify(&Note::Game(id.to_string(), 0)).await;
+        let _ = self.store.notify(&Note::Chat(id.to_string())).await;
         Ok(())
     }
 

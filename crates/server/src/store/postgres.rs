@@ -4,7 +4,8 @@
 //! other is told to reload.
 
 use super::{
-    Doc, GameHead, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Write, HEAD_COLUMNS,
+    Doc, GameHead, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write,
+    HEAD_COLUMNS,
 };
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::mpsc;
@@ -27,6 +28,8 @@ const CHANNEL: &str = "tabula_games";
 const LOBBY_NOTE: &str = "~lobby 0";
 /// The prefix of a revocation's note (no game id starts with `!`).
 const REVOKED_NOTE: &str = "!";
+/// The prefix of a chat line's note: `#<game>`.
+const CHAT_NOTE: &str = "#";
 /// The prefix of an AI turn left to workers: `?<game> <version>`.
 const AI_TURN_NOTE: &str = "?";
 
@@ -199,7 +202,7 @@ impl Postgres {
             set_players(&tx, &w.game, &w.status.players).await?;
         }
         // Delivered to the listeners when (and only if) this commits.
-        let note = format!("{} {}", w.game, w.version + 1);
+        let note = game_note(&w.game, w.version + 1, Some(w.keep));
         tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &note])
             .await
             .map_err(failed)?;
@@ -244,6 +247,37 @@ impl Postgres {
         }))
     }
 
+    pub async fn load_tail(&self, id: &str, from: usize) -> Result<Option<Tail>, StoreError> {
+        let client = self.client().await?;
+        // One statement, so the version, meta and actions are of one
+        // snapshot; a game without actions from `from` gives one row.
+        let rows = client
+            .query(
+                "SELECT g.version, g.meta, a.actor, a.text FROM games g
+                 LEFT JOIN actions a ON a.game = g.id AND a.ply >= $2
+                 WHERE g.id = $1 ORDER BY a.ply",
+                &[&id, &(from as i32)],
+            )
+            .await
+            .map_err(failed)?;
+        let Some(first) = rows.first() else {
+            return Ok(None);
+        };
+        Ok(Some(Tail {
+            version: first.get::<_, i64>(0) as u64,
+            meta: first.get(1),
+            actions: rows
+                .iter()
+                .filter_map(|r| {
+                    Some(StoredAction {
+                        actor: r.get::<_, Option<i16>>(2).map(|a| a as u8),
+                        text: r.get::<_, Option<String>>(3)?,
+                    })
+                })
+                .collect(),
+        }))
+    }
+
     pub async fn recent(&self, limit: usize) -> Result<Vec<GameHead>, StoreError> {
         let sql =
             format!("SELECT {HEAD_COLUMNS} FROM games g ORDER BY g.created DESC, g.id LIMIT $1");
@@ -271,12 +305,8 @@ impl Postgres {
     }
 
     pub async fn notify(&self, note: &Note) -> Result<(), StoreError> {
-        let payload = match note {
-            Note::Game(id, version) => format!("{id} {version}"),
-            Note::Lobby => LOBBY_NOTE.to_string(),
-            Note::Revoked(text) => format!("{REVOKED_NOTE}{text}"),
-            Note::AiTurn(id, version) => format!("{AI_TURN_NOTE}{id} {version}"),
-            Note::Missed => return Ok(()),
+        let Some(payload) = payload_of(note) else {
+            return Ok(());
         };
         let client = self.client().await?;
         client
@@ -602,26 +632,9 @@ impl Listening {
     /// Pass the notes on until the connection fails or nobody reads them.
     async fn forward(mut self, tx: &mpsc::Sender<Note>) {
         while let Some(payload) = self.notes.recv().await {
-            let note = if payload == LOBBY_NOTE {
-                Note::Lobby
-            } else if let Some(text) = payload.strip_prefix(REVOKED_NOTE) {
-                Note::Revoked(text.to_string())
-            } else if let Some(turn) = payload.strip_prefix(AI_TURN_NOTE) {
-                let Some((game, version)) = turn.split_once(' ') else {
-                    continue;
-                };
-                let Ok(version) = version.parse() else {
-                    continue;
-                };
-                Note::AiTurn(game.to_string(), version)
-            } else {
-                let Some((game, version)) = payload.split_once(' ') else {
-                    continue;
-                };
-                let Ok(version) = version.parse() else {
-                    continue;
-                };
-                Note::Game(game.to_string(), version)
+            let Some(note) = parse_note(&payload) else {
+                tracing::warn!("an unknown database notification: {payload:?}");
+                continue;
             };
             if tx.send(note).await.is_err() {
                 break;
@@ -629,6 +642,54 @@ impl Listening {
         }
         self.driver.abort();
     }
+}
+
+/// A game write's note: `<game> <version> [<from>]`.
+fn game_note(id: &str, version: u64, from: Option<usize>) -> String {
+    match from {
+        Some(from) => format!("{id} {version} {from}"),
+        None => format!("{id} {version}"),
+    }
+}
+
+/// A note's payload (`None`: a note no instance sends).
+fn payload_of(note: &Note) -> Option<String> {
+    Some(match note {
+        Note::Game { id, version, from } => game_note(id, *version, *from),
+        Note::Chat(id) => format!("{CHAT_NOTE}{id}"),
+        Note::Lobby => LOBBY_NOTE.to_string(),
+        Note::Revoked(text) => format!("{REVOKED_NOTE}{text}"),
+        Note::AiTurn(id, version) => format!("{AI_TURN_NOTE}{id} {version}"),
+        Note::Missed => return None,
+    })
+}
+
+/// Read a note's payload (`None`: not one this version knows).
+fn parse_note(payload: &str) -> Option<Note> {
+    if payload == LOBBY_NOTE {
+        return Some(Note::Lobby);
+    }
+    if let Some(text) = payload.strip_prefix(REVOKED_NOTE) {
+        return Some(Note::Revoked(text.to_string()));
+    }
+    if let Some(id) = payload.strip_prefix(CHAT_NOTE) {
+        return Some(Note::Chat(id.to_string()));
+    }
+    if let Some(turn) = payload.strip_prefix(AI_TURN_NOTE) {
+        let (id, version) = turn.split_once(' ')?;
+        return Some(Note::AiTurn(id.to_string(), version.parse().ok()?));
+    }
+    let mut fields = payload.split(' ');
+    let id = fields.next().filter(|id| !id.is_empty())?.to_string();
+    let version = fields.next()?.parse().ok()?;
+    let from = match fields.next() {
+        Some(f) => Some(f.parse().ok()?),
+        None => None,
+    };
+    if fields.next().is_some() {
+        return None;
+    }
+    Some(Note::Game { id, version, from })
 }
 
 fn doc_row(kind: &'static str, r: &tokio_postgres::Row) -> Doc {
@@ -689,4 +750,45 @@ async fn append(
     .await
     .map_err(failed)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_read_back_as_written() {
+        let notes = [
+            Note::Game {
+                id: "abc123".into(),
+                version: 7,
+                from: Some(12),
+            },
+            Note::Game {
+                id: "abc123".into(),
+                version: 7,
+                from: None,
+            },
+            Note::Chat("abc123".into()),
+            Note::Lobby,
+            Note::Revoked("u:ana 5".into()),
+            Note::AiTurn("abc123".into(), 7),
+        ];
+        for note in notes {
+            let payload = payload_of(&note).expect("a payload");
+            assert_eq!(parse_note(&payload), Some(note), "{payload}");
+        }
+        for bad in [
+            "",
+            "abc",
+            "abc x",
+            "abc 7 x",
+            "abc 7 1 2",
+            " 7",
+            "?abc",
+            "?abc x",
+        ] {
+            assert_eq!(parse_note(bad), None, "{bad:?}");
+        }
+    }
 }
