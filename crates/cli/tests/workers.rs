@@ -355,11 +355,19 @@ fn a_worker_waits_for_an_unreachable_database_and_stops_on_sigterm() {
     };
     assert!(status.success(), "{status}");
 
-    // SQLite is one process's: a worker refuses it.
+    // SQLite is one process's: a worker refuses it (and creates nothing).
     let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["worker", "--db", "x.db"])
         .output()
         .expect("run");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("postgres://"));
+    // Nor does a web instance leave its AI turns to workers on SQLite.
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["serve", "--ai-workers", "0", "--db", "x.db"])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tabula worker"));
+    assert!(!std::path::Path::new("x.db").exists());
 }
