@@ -281,6 +281,18 @@ fn workers_play_the_ai_and_a_killed_one_hands_its_turn_over() {
         "the web instance computed no AI: {m}"
     );
 
+    // A level-8 think (1.9 s) outlasts the claim (1.5 s): renewed while
+    // the AI thinks, it keeps the other worker's sweep off the turn.
+    let (id, token) = game_against(&addr, "level8", 7);
+    let s = wait_for(&addr, &id, Duration::from_secs(5), |_| true);
+    play(&addr, &id, &token, &s);
+    wait_for(&addr, &id, Duration::from_secs(10), |s| ply(s) == 2);
+    let thinks: usize = workers
+        .iter()
+        .map(|w| w.lines_with(&["AI thinking", &id]).len())
+        .sum();
+    assert_eq!(thinks, 1, "the turn was computed once");
+
     // A worker killed in the middle of a level-8 think (1.9 s): the other
     // takes the turn once the claim runs out.
     let (id, token) = game_against(&addr, "level8", 9);
