@@ -90,8 +90,8 @@ cleanup() {
 trap cleanup EXIT
 
 echo "== cluster: building tabula and the load example =="
-cargo build -q -p tabula-cli --bin tabula
-cargo build -q -p tabula-server --example cluster_load
+cargo build -q --profile test -p tabula-cli --bin tabula
+cargo build -q --profile test -p tabula-server --example cluster_load
 TABULA=$TARGET/debug/tabula
 LOAD=$TARGET/debug/examples/cluster_load
 
