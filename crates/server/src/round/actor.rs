@@ -116,6 +116,9 @@ pub(crate) struct Actor {
     updates: broadcast::Sender<Published>,
     /// Live channels open per seat on this instance.
     here: Vec<i32>,
+    /// Another instance wrote the game and nobody here watches it: the
+    /// write is read when the game is next used, not at once.
+    behind: bool,
     /// Times in a row the AI's move could not be stored (the store was out
     /// of reach): the pause before the next try grows with it.
     ai_retries: u32,
@@ -155,6 +158,7 @@ pub(crate) fn start(rounds: &Arc<Rounds>, round: Round) -> super::RoundHandle {
             here: Vec::new(),
             ai_retries: 0,
             wanted: None,
+            behind: false,
         };
         tokio::spawn(actor.run());
     }
@@ -218,7 +222,7 @@ impl Actor {
             Ok(_) => self.kick_ai().await,
             // Another instance ended it first: take its state in.
             Err(RoundError::Busy) => {
-                self.reload().await;
+                self.catch_up(0, None).await;
             }
             Err(e) => tracing::error!(game = %self.round.id, "time: {e}"),
         }
@@ -265,6 +269,10 @@ impl Actor {
     }
 
     async fn handle(&mut self, msg: Msg) {
+        let looks = !matches!(msg, Msg::Stored { .. } | Msg::Chatted);
+        if self.behind && looks {
+            self.behind = !self.catch_up(0, None).await;
+        }
         match msg {
             Msg::Command {
                 caller,
@@ -331,7 +339,11 @@ impl Actor {
                 pick,
             } => self.ai_moved(version, seat, pick).await,
             Msg::Stored { version, from } => {
-                if version == 0 || version > self.round.stored {
+                let newer = version == 0 || version > self.round.stored;
+                if newer && self.updates.receiver_count() == 0 && !self.round.thinking {
+                    // Nobody to show it to: read it when it is needed.
+                    self.behind = true;
+                } else if newer {
                     self.catch_up(version, from).await;
                     // Without AI here, the writer announced a game with a
                     // person; an AI-only game is announced by whoever
@@ -339,6 +351,10 @@ impl Actor {
                     if self.rounds.computes_ai() || !has_human_seat(&self.round.meta.seats) {
                         self.kick_ai().await;
                     }
+                }
+                if version == 0 {
+                    // Notes were missed: chat lines too, maybe.
+                    self.reload_chat().await;
                 }
             }
             Msg::AiWanted { version } => {
@@ -405,7 +421,7 @@ impl Actor {
                     return;
                 }
             };
-            if result == Err(RoundError::Busy) && attempt == 0 && self.reload().await {
+            if result == Err(RoundError::Busy) && attempt == 0 && self.catch_up(0, None).await {
                 continue;
             }
             if let Some(reply) = reply.take() {
@@ -439,30 +455,43 @@ impl Actor {
         }
     }
 
-    /// Take in another instance's write of row `version`: when it is the
-    /// next one and says where it changed the actions, read only what
-    /// changed from there and send the watchers the same small update a
-    /// local move sends; on a gap (a note missed, a write since), the
-    /// whole game.
-    async fn catch_up(&mut self, version: u64, from: Option<usize>) {
-        let next = version == self.round.stored + 1;
-        if let Some(from) = from.filter(|&f| next && f <= self.round.history.len()) {
-            match self.rounds.load_tail(&self.round.id, from).await {
-                Ok(Some((stored, meta, actions))) if stored == version => {
-                    match self.round.take_in(from, meta, &actions) {
-                        Ok(()) => {
-                            self.round.stored = stored;
-                            self.publish(from);
-                            return;
-                        }
-                        Err(e) => tracing::warn!(game = %self.round.id, "delta: {e}"),
-                    }
+    /// Take in what other writers stored since the version held: a note
+    /// of row `version` that changed the actions from ply `from` on, or
+    /// (`version` 0, `from` `None`) anything. Only the actions past those
+    /// held (or from `from`) are read, and the watchers get the same small
+    /// update a local move sends. The tail is exact when no write since the
+    /// version held dropped actions, or when the only write since is the
+    /// note's own take-back; otherwise the whole game is read.
+    async fn catch_up(&mut self, version: u64, from: Option<usize>) -> bool {
+        let held = self.round.stored;
+        let start = from.map_or(self.round.history.len(), |f| {
+            f.min(self.round.history.len())
+        });
+        let (tail, meta) = match self.rounds.load_tail(&self.round.id, start).await {
+            Ok(Some(read)) => read,
+            Ok(None) => return self.reload().await,
+            Err(e) => {
+                tracing::warn!(game = %self.round.id, "cannot be read: {e}");
+                return false;
+            }
+        };
+        if tail.version <= held {
+            // Nothing new: our own write, or an old note.
+            return true;
+        }
+        let exact =
+            tail.cut <= held || (from.is_some() && version == held + 1 && tail.cut == version);
+        if exact {
+            match self.round.take_in(start, meta, &tail.actions) {
+                Ok(()) => {
+                    self.round.stored = tail.version;
+                    self.publish(start);
+                    return true;
                 }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(game = %self.round.id, "delta not read: {e}"),
+                Err(e) => tracing::warn!(game = %self.round.id, "delta: {e}"),
             }
         }
-        self.reload().await;
+        self.reload().await
     }
 
     /// Take in the chat lines another instance stored.
@@ -709,7 +738,7 @@ impl Actor {
             }
             Err(RoundError::Busy) => {
                 // Someone else moved first: look again at the game as it is.
-                if !self.reload().await {
+                if !self.catch_up(0, None).await {
                     return;
                 }
             }

@@ -5,7 +5,7 @@
 use super::service::store_error;
 use super::state::{ai_to_move, ending_of, to_move, Change, Entry, Meta, CHAT_KEPT};
 use super::{ChatLine, Round, RoundError, Rounds, SeatKind};
-use crate::store::{Doc, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Write};
+use crate::store::{Doc, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write};
 use tabula_core::{AnyGame, EndReason, Player};
 
 impl Rounds {
@@ -66,20 +66,20 @@ impl Rounds {
             .collect())
     }
 
-    /// What game `id`'s latest write left from ply `from` on: its row
-    /// version, its meta and those actions (`None`: the game is gone).
+    /// Game `id` as stored now from ply `from` on (`None`: the game is
+    /// gone), with its meta read.
     pub(crate) async fn load_tail(
         &self,
         id: &str,
         from: usize,
-    ) -> Result<Option<(u64, Meta, Vec<StoredAction>)>, RoundError> {
+    ) -> Result<Option<(Tail, Meta)>, RoundError> {
         let Some(tail) = self.store.load_tail(id, from).await.map_err(store_error)? else {
             return Ok(None);
         };
         let mut meta: Meta = serde_json::from_str(&tail.meta)
             .map_err(|e| RoundError::Internal(format!("bad meta: {e}")))?;
         meta.upgrade();
-        Ok(Some((tail.version, meta, tail.actions)))
+        Ok(Some((tail, meta)))
     }
 
     /// Store a chat line of game `id` (number `seq`) and tell the other

@@ -126,6 +126,9 @@ pub struct Tail {
     pub version: u64,
     /// The meta as JSON.
     pub meta: String,
+    /// The row version of the last write that dropped actions (0: none):
+    /// the actions before `from` are those of any version since.
+    pub cut: u64,
     /// The actions from ply `from` on.
     pub actions: Vec<StoredAction>,
 }

@@ -33,9 +33,12 @@ const CHAT_NOTE: &str = "#";
 /// The prefix of an AI turn left to workers: `?<game> <version>`.
 const AI_TURN_NOTE: &str = "?";
 
+mod group_commit;
+
 #[derive(Clone)]
 pub struct Postgres {
     pool: Pool,
+    writes: group_commit::GroupCommit,
     config: std::sync::Arc<tokio_postgres::Config>,
 }
 
@@ -78,6 +81,7 @@ impl Postgres {
             .await;
         migrated?;
         Ok(Postgres {
+            writes: group_commit::GroupCommit::start(pool.clone()),
             pool,
             config: std::sync::Arc::new(config),
         })
@@ -157,57 +161,10 @@ impl Postgres {
         tx.commit().await.map_err(failed)
     }
 
+    /// Store `w` once it is durable: committed with the writes of other
+    /// games that arrived meanwhile ([`group_commit`]).
     pub async fn write(&self, w: Write) -> Result<u64, StoreError> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(failed)?;
-        let changed = tx
-            .execute(
-                "UPDATE games SET result = $3, ai_turn = $4, version = version + 1,
-                     meta = COALESCE($5, meta), ai_claim = NULL, ai_claim_until = NULL,
-                     to_move = $6, deadline = $7, rating_due = $8
-                 WHERE id = $1 AND version = $2",
-                &[
-                    &w.game,
-                    &(w.version as i64),
-                    &w.status.result,
-                    &w.status.ai_turn,
-                    &w.meta,
-                    &w.status.to_move.map(i16::from),
-                    &w.status.deadline,
-                    &w.status.rating_due,
-                ],
-            )
-            .await
-            .map_err(failed)?;
-        if changed == 0 {
-            let exists = tx
-                .query_opt("SELECT 1 FROM games WHERE id = $1", &[&w.game])
-                .await
-                .map_err(failed)?;
-            return Err(match exists {
-                Some(_) => StoreError::Conflict,
-                None => StoreError::Missing,
-            });
-        }
-        if w.truncate {
-            tx.execute(
-                "DELETE FROM actions WHERE game = $1 AND ply >= $2",
-                &[&w.game, &(w.keep as i32)],
-            )
-            .await
-            .map_err(failed)?;
-        }
-        append(&tx, &w.game, w.keep, &w.actions).await?;
-        if w.players_changed() {
-            set_players(&tx, &w.game, &w.status.players).await?;
-        }
-        // Delivered to the listeners when (and only if) this commits.
-        let note = game_note(&w.game, w.version + 1, Some(w.keep));
-        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &note])
-            .await
-            .map_err(failed)?;
-        tx.commit().await.map_err(failed)?;
-        Ok(w.version + 1)
+        self.writes.write(w).await
     }
 
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
@@ -253,7 +210,7 @@ impl Postgres {
         // snapshot; a game without actions from `from` gives one row.
         let rows = client
             .query(
-                "SELECT g.version, g.meta, a.actor, a.text FROM games g
+                "SELECT g.version, g.meta, g.cut, a.actor, a.text FROM games g
                  LEFT JOIN actions a ON a.game = g.id AND a.ply >= $2
                  WHERE g.id = $1 ORDER BY a.ply",
                 &[&id, &(from as i32)],
@@ -266,12 +223,13 @@ impl Postgres {
         Ok(Some(Tail {
             version: first.get::<_, i64>(0) as u64,
             meta: first.get(1),
+            cut: first.get::<_, i64>(2) as u64,
             actions: rows
                 .iter()
                 .filter_map(|r| {
                     Some(StoredAction {
-                        actor: r.get::<_, Option<i16>>(2).map(|a| a as u8),
-                        text: r.get::<_, Option<String>>(3)?,
+                        actor: r.get::<_, Option<i16>>(3).map(|a| a as u8),
+                        text: r.get::<_, Option<String>>(4)?,
                     })
                 })
                 .collect(),
@@ -710,22 +668,20 @@ async fn set_players(
     game: &str,
     rows: &[SeatRow],
 ) -> Result<(), StoreError> {
-    tx.execute("DELETE FROM game_players WHERE game = $1", &[&game])
-        .await
-        .map_err(failed)?;
+    exec(tx, "DELETE FROM game_players WHERE game = $1", &[&game]).await?;
     if rows.is_empty() {
         return Ok(());
     }
     let seats: Vec<i16> = rows.iter().map(|r| i16::from(r.seat)).collect();
     let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
     let outcomes: Vec<Option<&str>> = rows.iter().map(|r| r.outcome).collect();
-    tx.execute(
+    exec(
+        tx,
         "INSERT INTO game_players (game, seat, player, outcome)
          SELECT $1, * FROM UNNEST($2::smallint[], $3::text[], $4::text[])",
         &[&game, &seats, &players, &outcomes],
     )
-    .await
-    .map_err(failed)?;
+    .await?;
     Ok(())
 }
 
@@ -742,14 +698,26 @@ async fn append(
     let plies: Vec<i32> = (0..actions.len()).map(|i| (first_ply + i) as i32).collect();
     let actors: Vec<Option<i16>> = actions.iter().map(|a| a.actor.map(i16::from)).collect();
     let texts: Vec<&str> = actions.iter().map(|a| a.text.as_str()).collect();
-    tx.execute(
+    exec(
+        tx,
         "INSERT INTO actions (game, ply, actor, text)
          SELECT $1, * FROM UNNEST($2::int[], $3::smallint[], $4::text[])",
         &[&game, &plies, &actors, &texts],
     )
-    .await
-    .map_err(failed)?;
+    .await?;
     Ok(())
+}
+
+/// Run `sql` in `tx` as a statement prepared once per connection (a
+/// statement given as text is prepared again each time: one more round
+/// trip); the rows it changed.
+async fn exec(
+    tx: &deadpool_postgres::Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<u64, StoreError> {
+    let statement = tx.prepare_cached(sql).await.map_err(failed)?;
+    tx.execute(&statement, params).await.map_err(failed)
 }
 
 #[cfg(test)]
