@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project: the Rust workspace (with a throw-away PostgreSQL
 # for the store's second engine), the server's game tests again on
-# PostgreSQL, the Python package, the engine protocol, the sample bot, then
-# the browser tests.
+# PostgreSQL, the Python package, the engine protocol, the sample bot, the
+# cluster behind HAProxy (scripts/cluster.sh), then the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +34,10 @@ echo "== the sample bot against a real server =="
 bash scripts/bot-tests.sh
 echo "== fault tests: a sign-in flood, a full disk, PostgreSQL restarted =="
 bash scripts/fault-tests.sh
+if [ -n "${TABULA_TEST_PG:-}" ]; then
+  echo "== the cluster: HAProxy, three web instances without AI, two AI workers, a short load =="
+  bash scripts/cluster.sh
+fi
 
 if [ -f scripts/browser-tests.sh ]; then
   bash scripts/browser-tests.sh

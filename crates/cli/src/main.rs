@@ -54,6 +54,8 @@ enum Command {
     Arena(arena::Args),
     /// Serve the web app: play every game in the browser.
     Serve(serve::Args),
+    /// Take AI turns from the PostgreSQL database of `tabula serve --ai-workers 0` instances.
+    Worker(serve::WorkerArgs),
     /// Speak the engine protocol (UGI-like) on stdin/stdout, for outside programs.
     Engine(engine::Args),
     /// Make puzzles by self-play and check puzzle files.
@@ -93,6 +95,7 @@ fn main() -> ExitCode {
         Command::Hint(a) => hint::run(a),
         Command::Arena(a) => arena::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Worker(a) => serve::work(a),
         Command::Engine(a) => engine::run(a),
         Command::Puzzles(a) => puzzles::run(a),
         Command::Train(a) => train::run(a),

@@ -129,6 +129,8 @@ async fn follow_other_instances(
                     app.users.revoked_elsewhere(r);
                 }
             }
+            // An instance without AI left a turn to those that compute it.
+            Note::AiTurn(id, version) => app.rounds.ai_turn_elsewhere(&id, version),
             // Notes may have been missed: every live game and the lobby look.
             Note::Missed => {
                 app.lobby.ring();

@@ -113,8 +113,14 @@ fn with_request_log(router: axum::Router) -> axum::Router {
     )
 }
 
-/// Wait for Ctrl-C or SIGTERM (what service managers send).
+/// Wait for Ctrl-C or SIGTERM, then say the server is stopping.
 async fn shutdown_signal() {
+    stop_signal().await;
+    tracing::info!("shutting down: no new connections, requests in flight finish");
+}
+
+/// Wait for Ctrl-C or SIGTERM (what service managers send).
+async fn stop_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -133,7 +139,6 @@ async fn shutdown_signal() {
         _ = ctrl_c => {}
         _ = term => {}
     }
-    tracing::info!("shutting down: no new connections, requests in flight finish");
 }
 
 /// Serve every registered game until Ctrl-C or SIGTERM.
@@ -168,6 +173,71 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
             closing.close_channels();
         })
         .await?;
+    Ok(())
+}
+
+/// How long a worker waits before trying an unreachable database again.
+const WORKER_RETRY: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long a stopping worker lets the AI turns it holds finish.
+const WORKER_DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `tabula worker`: an instance without HTTP that takes AI turns from the
+/// PostgreSQL database `db`, shared with `tabula serve` instances (those
+/// started with `--ai-workers 0` compute none). It claims each turn on the
+/// game's row (announced by a note, or found by its sweep every
+/// `rounds.ai_sweep`), renews the claim while it thinks, and stores the
+/// move through the game's owner as any instance does, until Ctrl-C or
+/// SIGTERM; then it claims no more and lets the turns it holds finish.
+pub async fn work(db: &str, rounds: RoundConfig) -> Result<(), Box<dyn std::error::Error>> {
+    init_logging();
+    if !(db.starts_with("postgres://") || db.starts_with("postgresql://")) {
+        return Err(format!(
+            "a worker takes AI turns from the PostgreSQL database its web instances share: \
+             give --db postgres://… (not `{db}`)"
+        )
+        .into());
+    }
+    let shown = shown_address(db);
+    let stop = stop_signal();
+    tokio::pin!(stop);
+    let app = loop {
+        tokio::select! {
+            opened = App::open(tabula_games::registry(), db, rounds.clone()) => match opened {
+                Ok(app) => break app,
+                Err(e) => tracing::error!(
+                    "cannot use the database {shown}: {e}; trying again in {WORKER_RETRY:?}"
+                ),
+            },
+            _ = &mut stop => return Ok(()),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(WORKER_RETRY) => {}
+            _ = &mut stop => return Ok(()),
+        }
+    };
+    let resumed = app.rounds.resume_ai().await.unwrap_or_else(|e| {
+        tracing::warn!("AI sweep: {e}");
+        0
+    });
+    tracing::info!(
+        threads = rounds.guard.ai_workers,
+        claim_ms = rounds.ai_claim.as_millis() as u64,
+        sweep_ms = rounds.ai_sweep.as_millis() as u64,
+        resumed,
+        "AI worker on database {shown}"
+    );
+    println!("Tabula AI worker on {shown}");
+    stop.await;
+    tracing::info!("stopping: no new AI turn is claimed; the turns held finish");
+    app.close_channels();
+    let until = tokio::time::Instant::now() + WORKER_DRAIN;
+    while app.rounds.ai_turns_held() > 0 && tokio::time::Instant::now() < until {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    match app.rounds.ai_turns_held() {
+        0 => tracing::info!("stopped"),
+        n => tracing::warn!("stopped with {n} AI turns unfinished: their claims run out"),
+    }
     Ok(())
 }
 

@@ -695,6 +695,100 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     );
 }
 
+/// An instance without AI threads (`--ai-workers 0`) leaves its AI turns
+/// to one that computes them (a `tabula worker`): the note of the turn
+/// sets the worker off (both sweeps are an hour away), an AI-only game
+/// watched on the web instance is played to its end too, and the web
+/// instance thinks for nothing and refuses hints.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
+    let Some(url) = common::postgres_or_skip("AI workers") else {
+        return;
+    };
+    let db = common::fresh_database(&url, &format!("{}", temp_db("workers").display())).await;
+    let config = |threads| {
+        let mut c = tabula_server::RoundConfig {
+            ai_pause: Duration::ZERO,
+            ai_sweep: Duration::from_secs(3600),
+            ..Default::default()
+        };
+        c.guard.ai_workers = threads;
+        c
+    };
+    let web = start_at(test_registry(), &db, config(0)).await;
+    let worker = start_at(test_registry(), &db, config(1)).await;
+    let ai = json!({"type": "ai", "level": "random"});
+    let mut creator = Browser::new(&web, 1);
+    creator.guest().await;
+
+    // A person against the AI, which moves first.
+    let created = creator
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race", "seats": [ai, {"type": "human"}]}),
+        )
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let token = created["tokens"][0]["token"].as_str().expect("token");
+    for _ in 0..3 {
+        let s = web.settled(&id).await;
+        if s["state"]["turn"]["kind"] == "over" {
+            break;
+        }
+        assert_eq!(s["state"]["turn"]["seat"], 1, "{s}");
+        let refused = creator
+            .expect(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "POST",
+                &format!("/api/games/{id}/hint"),
+                json!({"token": token}),
+            )
+            .await;
+        assert_eq!(refused["code"], "no_hints");
+        creator
+            .expect(
+                StatusCode::OK,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                json!({"token": token, "action": "walk", "ply": common::ply(&s)}),
+            )
+            .await;
+    }
+    assert!(worker.app.rounds.ai_jobs() >= 3);
+
+    // An AI-only game, watched only on the web instance.
+    let created = creator
+        .expect(
+            StatusCode::OK,
+            "POST",
+            "/api/games",
+            json!({"spec": "race", "seats": [ai, ai]}),
+        )
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let (_, _watch) = web
+        .app
+        .rounds
+        .watch(&id, &Default::default())
+        .await
+        .expect("watch");
+    let path = format!("/api/games/{id}");
+    for _ in 0..1000 {
+        if web.get(&path).await["state"]["turn"]["kind"] == "over" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(web.get(&path).await["state"]["turn"]["kind"], "over");
+    assert_eq!(
+        web.app.rounds.ai_jobs(),
+        0,
+        "the web instance thought for nothing"
+    );
+}
+
 /// Two instances holding the same timed game, both past its flag with
 /// nobody connected: exactly one of them ends it, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

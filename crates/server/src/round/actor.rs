@@ -90,6 +90,10 @@ pub(crate) enum Msg {
     Chatted,
     /// Look whether an AI seat is to move (this instance claimed the turn).
     Wake,
+    /// An instance without AI announced the AI turn at row `version`
+    /// ([`Note::AiTurn`](crate::store::Note::AiTurn)): someone there wants
+    /// it played, even in a game without a human seat watched nowhere here.
+    AiWanted { version: u64 },
     /// End the game now, a draw for all (reason `abandoned`): its creator
     /// stops an AI-only game, or nobody touched it for too long.
     Stop {
@@ -118,6 +122,9 @@ pub(crate) struct Actor {
     /// Times in a row the AI's move could not be stored (the store was out
     /// of reach): the pause before the next try grows with it.
     ai_retries: u32,
+    /// The row version whose AI turn another instance announced: played
+    /// here even if nobody here watches an AI-only game.
+    wanted: Option<u64>,
 }
 
 /// The first pause before storing an AI move again after a store fault;
@@ -150,6 +157,7 @@ pub(crate) fn start(rounds: &Arc<Rounds>, round: Round) -> super::RoundHandle {
             updates: broadcast::channel(WATCH_BUFFER).0,
             here: Vec::new(),
             ai_retries: 0,
+            wanted: None,
             behind: false,
         };
         tokio::spawn(actor.run());
@@ -337,11 +345,25 @@ impl Actor {
                     self.behind = true;
                 } else if newer {
                     self.catch_up(version, from).await;
-                    self.kick_ai().await;
+                    // Without AI here, the writer announced a game with a
+                    // person; an AI-only game is announced by whoever
+                    // watches it.
+                    if self.rounds.computes_ai() || !has_human_seat(&self.round.meta.seats) {
+                        self.kick_ai().await;
+                    }
                 }
                 if version == 0 {
                     // Notes were missed: chat lines too, maybe.
                     self.reload_chat().await;
+                }
+            }
+            Msg::AiWanted { version } => {
+                if version > self.round.stored {
+                    self.catch_up(version, None).await;
+                }
+                if version == self.round.stored {
+                    self.wanted = Some(version);
+                    self.kick_ai().await;
                 }
             }
             Msg::Chatted => self.reload_chat().await,
@@ -371,6 +393,7 @@ impl Actor {
                 Ok(Plan::Change(change)) => self.commit(*change).await,
                 Ok(Plan::Answer(answer)) => Ok(answer),
                 Ok(Plan::Rematch(next)) => self.rematch(*next).await,
+                Ok(Plan::Hint { .. }) if !self.rounds.computes_ai() => Err(RoundError::NoHints),
                 Ok(Plan::Hint { game, seed }) => {
                     // Computed by the AI pool, while this task goes on
                     // serving the game; queued behind the games' moves.
@@ -553,7 +576,8 @@ impl Actor {
     }
 
     /// Let the AI think if an AI seat is to move and this instance holds
-    /// the turn's claim (another instance may drive it).
+    /// the turn's claim (another instance may drive it); an instance
+    /// without AI announces the turn to those that compute it.
     async fn kick_ai(&mut self) {
         if self.round.thinking {
             return;
@@ -564,13 +588,17 @@ impl Actor {
         if self.paused() {
             return;
         }
-        if !self
-            .rounds
-            .claim_ai(&self.round.id, self.round.stored)
-            .await
-        {
+        let stored = self.round.stored;
+        if !self.rounds.computes_ai() {
+            // Left to the instances that compute AI (`tabula worker`).
+            self.rounds.announce_ai_turn(&self.round.id, stored).await;
             return;
         }
+        if self.rounds.is_closing() || !self.rounds.claim_ai(&self.round.id, stored).await {
+            return;
+        }
+        self.rounds.ai_turn_held(true);
+        tracing::info!(game = %self.round.id, ply = self.round.history.len(), %level, "AI thinking");
         self.rounds.ai_job_started();
         self.round.thinking = true;
         self.publish(self.round.history.len());
@@ -588,28 +616,37 @@ impl Actor {
         let id = self.round.id.clone();
         let updates = self.updates.clone();
         tokio::spawn(async move {
-            if pause > Duration::ZERO {
-                tokio::time::sleep(pause).await;
-            }
-            let job = rounds
-                .ai
-                .run(class, &id, move || ai::choose(game.as_ref(), level, seed));
-            let pick = match job {
-                Ok((ahead, answer)) => {
-                    if ahead > 0 {
-                        // Tell the players why the AI takes longer.
-                        let text = ServerMessage::Queue { ahead }.to_json();
-                        let _ = updates.send(Published {
-                            text: Arc::from(text),
-                            hidden_from_players: false,
-                        });
-                    }
-                    answer
-                        .await
-                        .map_err(|_| "the AI worker stopped".to_string())
-                        .and_then(|r| r.map_err(|e| e.to_string()))
+            let think = async {
+                if pause > Duration::ZERO {
+                    tokio::time::sleep(pause).await;
                 }
-                Err(ai::Full) => Err("the AI is busy".to_string()),
+                let job = rounds
+                    .ai
+                    .run(class, &id, move || ai::choose(game.as_ref(), level, seed));
+                match job {
+                    Ok((ahead, answer)) => {
+                        if ahead > 0 {
+                            // Tell the players why the AI takes longer.
+                            let text = ServerMessage::Queue { ahead }.to_json();
+                            let _ = updates.send(Published {
+                                text: Arc::from(text),
+                                hidden_from_players: false,
+                            });
+                        }
+                        answer
+                            .await
+                            .map_err(|_| "the AI worker stopped".to_string())
+                            .and_then(|r| r.map_err(|e| e.to_string()))
+                    }
+                    Err(ai::Full) => Err("the AI is busy".to_string()),
+                }
+            };
+            // The claim is renewed while the AI waits and thinks, so it
+            // can be short: another instance takes the turn soon after
+            // this one dies.
+            let pick = tokio::select! {
+                pick = think => pick,
+                never = keep_claim(&rounds, &id, stored) => match never {},
             };
             let _ = me
                 .send(Msg::AiMoved {
@@ -621,9 +658,12 @@ impl Actor {
         });
     }
 
-    /// An AI-only game waits for a watcher: nobody would see its moves.
+    /// An AI-only game waits for a watcher (here, or announced by another
+    /// instance): nobody would see its moves.
     fn paused(&self) -> bool {
-        self.updates.receiver_count() == 0 && !has_human_seat(&self.round.meta.seats)
+        self.updates.receiver_count() == 0
+            && !has_human_seat(&self.round.meta.seats)
+            && self.wanted != Some(self.round.stored)
     }
 
     /// End the game now: a draw for every seat, reason `abandoned`.
@@ -639,7 +679,14 @@ impl Actor {
         self.commit(change).await.map(|_| ())
     }
 
+    /// The AI's answer for the turn claimed at `version`: stored (or
+    /// voided), then the turn is no longer held here.
     async fn ai_moved(&mut self, version: u64, seat: u8, pick: Result<Pick, String>) {
+        self.play_ai_move(version, seat, pick).await;
+        self.rounds.ai_turn_held(false);
+    }
+
+    async fn play_ai_move(&mut self, version: u64, seat: u8, pick: Result<Pick, String>) {
         self.round.thinking = false;
         let current =
             self.round.version == version && self.round.ai_to_move().map(|a| a.0) == Some(seat);
@@ -663,7 +710,11 @@ impl Actor {
             Err(e) => Err(RoundError::Internal(e)),
         };
         match committed {
-            Ok(true) => self.ai_retries = 0,
+            Ok(true) => {
+                self.ai_retries = 0;
+                let ply = self.round.history.len();
+                tracing::info!(game = %self.round.id, ply, "AI move stored");
+            }
             Ok(false) => self.publish(self.round.history.len()),
             Err(RoundError::Unavailable) => {
                 // The store is out of reach: store the same move again
@@ -672,6 +723,7 @@ impl Actor {
                 let pause = ai_retry_pause(self.ai_retries);
                 tracing::warn!(game = %self.round.id, "AI move not stored: trying again in {pause:?}");
                 self.round.thinking = true;
+                self.rounds.ai_turn_held(true);
                 let me = self.me.clone();
                 tokio::spawn(async move {
                     tokio::time::sleep(pause).await;
@@ -697,6 +749,20 @@ impl Actor {
             }
         }
         self.kick_ai().await;
+    }
+}
+
+/// Renew this instance's claim on game `id`'s AI turn at row `stored`
+/// every third of the claim's length, for as long as it is awaited (the
+/// AI thinks). A renewal that fails changes nothing: the move's write is
+/// checked against the row version in any case.
+async fn keep_claim(rounds: &Rounds, id: &str, stored: u64) -> std::convert::Infallible {
+    let period = (rounds.config.ai_claim / 3).max(Duration::from_millis(50));
+    loop {
+        tokio::time::sleep(period).await;
+        if !rounds.claim_ai(id, stored).await {
+            tracing::debug!(game = %id, "AI claim not renewed (the game moved on)");
+        }
     }
 }
 

@@ -18,7 +18,7 @@ use crate::protocol::{
 };
 use crate::store::{GameHead, Store, StoreError};
 use rand::Rng;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tabula_ai::AiLevel;
@@ -56,6 +56,8 @@ pub struct Rounds {
     instance: String,
     /// AI moves this instance has started computing.
     ai_jobs: AtomicU64,
+    /// AI turns claimed here and not yet stored or given up.
+    ai_thinking: AtomicUsize,
     /// The threads that think for AI seats and hints.
     pub(crate) ai: AiPool,
 }
@@ -64,6 +66,8 @@ impl Rounds {
     /// The games kept in `store`, with no game loaded yet (see
     /// [`Rounds::start`]).
     pub fn new(registry: Registry, store: Store, config: RoundConfig, clock: Arc<Clock>) -> Self {
+        // Without AI (`--ai-workers 0`) one thread is kept for the learning
+        // pages' engine checks; no AI move or hint is queued on it.
         let ai = AiPool::new(config.guard.ai_workers);
         Rounds {
             registry,
@@ -75,6 +79,7 @@ impl Rounds {
             closing: watch::channel(false).0,
             instance: random_id(),
             ai_jobs: AtomicU64::new(0),
+            ai_thinking: AtomicUsize::new(0),
             ai,
         }
     }
@@ -87,7 +92,14 @@ impl Rounds {
             self,
             |r| r.config.ai_sweep,
             "AI sweep",
-            |r| async move { r.resume_ai().await.map(|_| ()) },
+            |r| async move {
+                if r.computes_ai() {
+                    r.resume_ai().await.map(|_| ())
+                } else {
+                    r.announce_ai_turns();
+                    Ok(())
+                }
+            },
         );
         spawn_sweep(
             self,
@@ -180,11 +192,68 @@ impl Rounds {
         }
     }
 
+    /// Whether this instance thinks for AI seats and hints; one started
+    /// with `--ai-workers 0` leaves every AI turn to the instances that do
+    /// (`tabula worker`), announcing each with a [`Note::AiTurn`].
+    ///
+    /// [`Note::AiTurn`]: crate::store::Note::AiTurn
+    pub fn computes_ai(&self) -> bool {
+        self.config.guard.ai_workers > 0
+    }
+
+    /// Tell the instances that compute AI that game `id` at row `version`
+    /// has an AI seat to move.
+    pub(crate) async fn announce_ai_turn(&self, id: &str, version: u64) {
+        let note = crate::store::Note::AiTurn(id.to_string(), version);
+        if let Err(e) = self.store.notify(&note).await {
+            tracing::warn!(game = %id, "AI turn not announced: {e}");
+        }
+    }
+
+    /// Announce again the AI turns of the games live here (a worker may
+    /// have missed the note, or died while thinking: its claim runs out and
+    /// another takes the turn).
+    fn announce_ai_turns(&self) {
+        for h in self.live.all() {
+            let _ = h.tx.try_send(Msg::Wake);
+        }
+    }
+
+    /// Another instance, which computes no AI, left game `id`'s turn at
+    /// row `version` to us: claim it and think, unless another instance
+    /// has claimed it (only the claimant loads the game).
+    pub(crate) fn ai_turn_elsewhere(self: &Arc<Self>, id: &str, version: u64) {
+        if !self.computes_ai() || *self.closing.borrow() {
+            return;
+        }
+        if let Some(h) = self.live.get(id) {
+            if h.tx.try_send(Msg::AiWanted { version }).is_ok() {
+                return;
+            }
+        }
+        let rounds = Arc::clone(self);
+        let id = id.to_string();
+        tokio::spawn(async move {
+            if !rounds.claim_ai(&id, version).await {
+                return;
+            }
+            match rounds.handle(&id).await {
+                Ok(h) => {
+                    let _ = h.tx.send(Msg::AiWanted { version }).await;
+                }
+                Err(e) => tracing::error!(game = %id, "AI turn not taken: {e}"),
+            }
+        });
+    }
+
     /// Claim and wake every game whose AI seat is to move and that no
     /// instance drives (after a restart, or when an instance died); how
-    /// many.
+    /// many. An instance that computes no AI claims none.
     pub async fn resume_ai(self: &Arc<Self>) -> Result<usize, String> {
         const BATCH: usize = 100;
+        if !self.computes_ai() || *self.closing.borrow() {
+            return Ok(0);
+        }
         let mut n = 0;
         loop {
             let (now, until) = self.claim_window();
@@ -260,6 +329,26 @@ impl Rounds {
         self.ai_jobs.load(Ordering::Relaxed)
     }
 
+    /// An AI turn claimed here starts (`true`) or is over (stored, given
+    /// up, or voided).
+    pub(crate) fn ai_turn_held(&self, held: bool) {
+        if held {
+            self.ai_thinking.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.ai_thinking.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// AI turns this instance holds now (claimed, not yet stored).
+    pub fn ai_turns_held(&self) -> usize {
+        self.ai_thinking.load(Ordering::Relaxed)
+    }
+
+    /// Whether the instance is stopping (no new AI turn is claimed).
+    pub(crate) fn is_closing(&self) -> bool {
+        *self.closing.borrow()
+    }
+
     /// Close every live channel (the server is stopping).
     pub fn close_channels(&self) {
         self.closing.send_replace(true);
@@ -300,7 +389,21 @@ impl Rounds {
             self.live.forget_closed(id);
         }
         let round = self.load(id).await?;
-        Ok(actor::start(self, round))
+        let loaded = round.stored;
+        let h = actor::start(self, round);
+        // A note of another instance's write that came while the game was
+        // loading went to nobody: look once more (the owner reloads only
+        // if the row moved on; a worker's AI move right after a game is
+        // created or opened would otherwise stay unseen here).
+        if let Ok(Some(version)) = self.store.version_elsewhere(id).await {
+            if version > loaded {
+                let _ = h.tx.try_send(Msg::Stored {
+                    version,
+                    from: None,
+                });
+            }
+        }
+        Ok(h)
     }
 
     /// Send game `id`'s owner a message built around a reply channel, and

@@ -96,6 +96,10 @@ pub enum Note {
     Revoked(String),
     /// Notes may have been missed: everything should look again.
     Missed,
+    /// Game `id` at row version `version` has an AI seat to move and the
+    /// instance that wrote it computes no AI (`--ai-workers 0`): an
+    /// instance that does (a `tabula worker`) claims the turn.
+    AiTurn(String, u64),
 }
 
 /// A stored game.
@@ -329,6 +333,16 @@ impl Store {
         match &self.engine {
             Engine::Sqlite(s) => s.claim_orphans(me, now, until, limit).await,
             Engine::Postgres(p) => p.claim_orphans(me, now, until, limit).await,
+        }
+    }
+
+    /// Game `id`'s row version as another instance may have written it
+    /// (PostgreSQL); `None` on SQLite, which no other process writes, and
+    /// for a missing game.
+    pub async fn version_elsewhere(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        match &self.engine {
+            Engine::Sqlite(_) => Ok(None),
+            Engine::Postgres(p) => p.version(id).await,
         }
     }
 

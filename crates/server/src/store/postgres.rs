@@ -30,6 +30,8 @@ const LOBBY_NOTE: &str = "~lobby 0";
 const REVOKED_NOTE: &str = "!";
 /// The prefix of a chat line's note: `#<game>`.
 const CHAT_NOTE: &str = "#";
+/// The prefix of an AI turn left to workers: `?<game> <version>`.
+const AI_TURN_NOTE: &str = "?";
 
 mod group_commit;
 
@@ -542,6 +544,15 @@ impl Postgres {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
+    pub async fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt("SELECT version FROM games WHERE id = $1", &[&id])
+            .await
+            .map_err(failed)?;
+        Ok(row.map(|r| r.get::<_, i64>(0) as u64))
+    }
+
     pub async fn count(&self) -> Result<u64, StoreError> {
         let client = self.client().await?;
         let row = client
@@ -619,6 +630,7 @@ fn payload_of(note: &Note) -> Option<String> {
         Note::Chat(id) => format!("{CHAT_NOTE}{id}"),
         Note::Lobby => LOBBY_NOTE.to_string(),
         Note::Revoked(text) => format!("{REVOKED_NOTE}{text}"),
+        Note::AiTurn(id, version) => format!("{AI_TURN_NOTE}{id} {version}"),
         Note::Missed => return None,
     })
 }
@@ -633,6 +645,10 @@ fn parse_note(payload: &str) -> Option<Note> {
     }
     if let Some(id) = payload.strip_prefix(CHAT_NOTE) {
         return Some(Note::Chat(id.to_string()));
+    }
+    if let Some(turn) = payload.strip_prefix(AI_TURN_NOTE) {
+        let (id, version) = turn.split_once(' ')?;
+        return Some(Note::AiTurn(id.to_string(), version.parse().ok()?));
     }
     let mut fields = payload.split(' ');
     let id = fields.next().filter(|id| !id.is_empty())?.to_string();
@@ -737,12 +753,22 @@ mod tests {
             Note::Chat("abc123".into()),
             Note::Lobby,
             Note::Revoked("u:ana 5".into()),
+            Note::AiTurn("abc123".into(), 7),
         ];
         for note in notes {
             let payload = payload_of(&note).expect("a payload");
             assert_eq!(parse_note(&payload), Some(note), "{payload}");
         }
-        for bad in ["", "abc", "abc x", "abc 7 x", "abc 7 1 2", " 7"] {
+        for bad in [
+            "",
+            "abc",
+            "abc x",
+            "abc 7 x",
+            "abc 7 1 2",
+            " 7",
+            "?abc",
+            "?abc x",
+        ] {
             assert_eq!(parse_note(bad), None, "{bad:?}");
         }
     }
