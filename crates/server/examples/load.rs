@@ -14,6 +14,12 @@
 //! game `i` is created on instance `i mod N` and played on instance
 //! `(i + 1) mod N`, which loads it from the database.
 //!
+//! `--split` gives every seat of a game its own player and WebSocket, seat
+//! `s` of game `i` on instance `(i + s) mod N`: each player waits for the
+//! others' moves to reach it, as in a real game between people on
+//! different instances. It also reports the largest update a watcher got
+//! for a single move.
+//!
 //! `--think-ms` is the mean pause of a player between two moves (uniform in
 //! 0..2x); 0 sends every move as soon as the last one is acknowledged (a
 //! saturation test). The run is bounded: it stops after `--seconds`.
@@ -36,6 +42,7 @@ struct Args {
     seconds: u64,
     think_ms: u64,
     game: Option<String>,
+    split: bool,
 }
 
 fn args() -> Result<Args, String> {
@@ -46,6 +53,7 @@ fn args() -> Result<Args, String> {
         seconds: 20,
         think_ms: 1000,
         game: None,
+        split: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -57,6 +65,7 @@ fn args() -> Result<Args, String> {
                 a.think_ms = value()?.parse().map_err(|e| format!("--think-ms: {e}"))?
             }
             "--game" => a.game = Some(value()?),
+            "--split" => a.split = true,
             "--db" => a.db = Some(value()?),
             "--instances" => {
                 a.instances = value()?.parse().map_err(|e| format!("--instances: {e}"))?
@@ -72,6 +81,17 @@ struct Stats {
     latencies_us: Vec<u64>,
     errors: u64,
     finished_games: u64,
+    /// The largest update a player got for one move (bytes), and how many
+    /// were over 4 KB.
+    largest_update: usize,
+    updates_over_4k: u64,
+}
+
+impl Stats {
+    fn update_seen(&mut self, len: usize) {
+        self.largest_update = self.largest_update.max(len);
+        self.updates_over_4k += u64::from(len > 4096);
+    }
 }
 
 #[tokio::main]
@@ -121,6 +141,26 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let addr = instances[(i + 1) % n].1;
         let (stats, name) = (stats.clone(), names[i % names.len()].clone());
         let think = args.think_ms;
+        if args.split {
+            let addrs: Vec<_> = instances.iter().map(|x| x.1).collect();
+            clients.push(tokio::spawn(async move {
+                let mut rng = SmallRng::seed_from_u64(i as u64);
+                while Instant::now() < deadline {
+                    let game = Game {
+                        app: &app,
+                        addrs: &addrs,
+                        index: i,
+                        name: &name,
+                    };
+                    if let Err(e) = game.play_split(think, &mut rng, deadline, &stats).await {
+                        eprintln!("game {i}: {e}");
+                        stats.lock().await.errors += 1;
+                        return;
+                    }
+                }
+            }));
+            continue;
+        }
         clients.push(tokio::spawn(async move {
             let mut rng = SmallRng::seed_from_u64(i as u64);
             while Instant::now() < deadline {
@@ -155,9 +195,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map_or(0.0, |&us| us as f64 / 1000.0)
     };
     println!(
-        "{} instance(s) on {}; games {} ({}), think {} ms, {:.1} s: {} moves, {:.0} moves/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games finished, {} errors",
+        "{} instance(s) on {}{}; games {} ({}), think {} ms, {:.1} s: {} moves, {:.0} moves/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games finished, {} errors; largest update {} bytes, {} over 4 KB",
         args.instances.max(1),
         if args.db.is_some() { "the given database" } else { "a temporary SQLite file" },
+        if args.split { ", seats split" } else { "" },
         args.games,
         names.join(","),
         args.think_ms,
@@ -169,7 +210,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         pct(0.99),
         pct(1.0),
         s.finished_games,
-        s.errors
+        s.errors,
+        s.largest_update,
+        s.updates_over_4k
     );
     let _ = std::fs::remove_file(&temp);
     let _ = std::fs::remove_file(temp.with_extension("db-wal"));
@@ -275,5 +318,193 @@ async fn play_one(
             .latencies_us
             .push(sent.elapsed().as_micros() as u64);
         want = ply;
+    }
+}
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
+
+/// One game of `--split`: created on one instance, each seat played from
+/// its own.
+struct Game<'a> {
+    app: &'a Arc<tabula_server::App>,
+    addrs: &'a [std::net::SocketAddr],
+    index: usize,
+    name: &'a str,
+}
+
+impl Game<'_> {
+    /// Create the game, then play every seat from its own connection until
+    /// the game ends or time is up.
+    async fn play_split(
+        &self,
+        think_ms: u64,
+        rng: &mut SmallRng,
+        deadline: Instant,
+        stats: &Mutex<Stats>,
+    ) -> Result<(), Error> {
+        let game = self.app.rounds.registry.create(self.name, None)?;
+        let seats = (0..game.num_players())
+            .map(|_| SeatRequest::human())
+            .collect();
+        let created = self
+            .app
+            .rounds
+            .create(
+                NewGame {
+                    seats,
+                    seed: Some(rng.gen()),
+                    ..NewGame::new(self.name)
+                },
+                &Default::default(),
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let players = created.tokens.into_iter().enumerate().map(|(seat, t)| {
+            let addr = self.addrs[(self.index + seat) % self.addrs.len()];
+            let route = route(addr, self.index * 3 + seat);
+            let url = format!("ws://{addr}/api/games/{}/ws", created.id);
+            let seed = rng.gen();
+            async move {
+                let ws = connect(route, &url).await?;
+                let player = Player {
+                    seat: seat as u64,
+                    token: t.token,
+                    rng: SmallRng::seed_from_u64(seed),
+                };
+                player.play(ws, think_ms, deadline, stats).await
+            }
+        });
+        let done = futures_util::future::try_join_all(players).await?;
+        if done.iter().any(|&over| over) {
+            stats.lock().await.finished_games += 1;
+        }
+        Ok(())
+    }
+}
+
+/// A WebSocket to `url` from the loopback address of `route`.
+async fn connect(
+    (addr, local): (std::net::SocketAddr, std::net::SocketAddr),
+    url: &str,
+) -> Result<Socket, Error> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(local)?;
+    let tcp = socket.connect(addr).await?;
+    tcp.set_nodelay(true)?;
+    Ok(tokio_tungstenite::client_async(url, tcp).await?.0)
+}
+
+/// The player of one seat in `--split`.
+struct Player {
+    seat: u64,
+    token: String,
+    rng: SmallRng,
+}
+
+impl Player {
+    /// Play this seat's moves as the game reaches them; whether the game
+    /// ended (rather than time running out).
+    async fn play(
+        mut self,
+        mut ws: Socket,
+        think_ms: u64,
+        deadline: Instant,
+        stats: &Mutex<Stats>,
+    ) -> Result<bool, Error> {
+        let mut state = Value::Null;
+        let mut rid = 0u64;
+        loop {
+            let st = &state["state"];
+            let over = !state.is_null() && st["turn"]["kind"] != "player";
+            if over || Instant::now() >= deadline {
+                return Ok(over);
+            }
+            if state.is_null() || st["turn"]["seat"] != self.seat {
+                // Another seat's turn: wait for its move to reach us.
+                let Some(v) = next_message(&mut ws, deadline, stats).await? else {
+                    return Ok(false);
+                };
+                if v["type"] == "snapshot" || v["type"] == "update" {
+                    state = v;
+                }
+                continue;
+            }
+            if think_ms > 0 {
+                let pause = self.rng.gen_range(0..2 * think_ms);
+                tokio::time::sleep(Duration::from_millis(pause)).await;
+            }
+            let legal = st["legal"].as_array().ok_or("no legal list")?;
+            let action = legal[self.rng.gen_range(0..legal.len())].clone();
+            rid += 1;
+            let msg = json!({"type": "move", "token": self.token, "action": action, "ply": st["ply"], "rid": rid});
+            let sent = Instant::now();
+            ws.send(Message::Text(msg.to_string().into())).await?;
+            let want = loop {
+                let Some(v) =
+                    next_message(&mut ws, deadline + Duration::from_secs(5), stats).await?
+                else {
+                    return Err("no acknowledgement".into());
+                };
+                match v["type"].as_str() {
+                    Some("ack") if v["rid"] == rid => break v["ply"].as_u64().unwrap_or(0),
+                    Some("error") => return Err(format!("move refused: {}", v["error"]).into()),
+                    Some("update") => state = v,
+                    _ => {}
+                }
+            };
+            stats
+                .lock()
+                .await
+                .latencies_us
+                .push(sent.elapsed().as_micros() as u64);
+            // Our own move's update, before we look at the turn again.
+            while state["state"]["ply"].as_u64().unwrap_or(0) < want {
+                let Some(v) =
+                    next_message(&mut ws, deadline + Duration::from_secs(5), stats).await?
+                else {
+                    return Err("our move never showed".into());
+                };
+                if v["type"] == "update" {
+                    state = v;
+                }
+            }
+        }
+    }
+}
+
+/// The next text message (its size noted when it is an update), or `None`
+/// once `until` has passed.
+async fn next_message(
+    ws: &mut Socket,
+    until: Instant,
+    stats: &Mutex<Stats>,
+) -> Result<Option<Value>, Error> {
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        let Ok(message) = tokio::time::timeout(left, ws.next()).await else {
+            return Ok(None);
+        };
+        match message {
+            Some(Ok(Message::Text(t))) => {
+                let v: Value = serde_json::from_str(&t)?;
+                if v["type"] == "update" {
+                    if t.len() > 4096 && std::env::var_os("LOAD_SHOW_LARGE").is_some() {
+                        eprintln!(
+                            "large update: {} bytes, {} from ply {} to {}, {} legal",
+                            t.len(),
+                            v["game"],
+                            v["from"],
+                            v["state"]["ply"],
+                            v["state"]["legal"].as_array().map_or(0, Vec::len)
+                        );
+                    }
+                    stats.lock().await.update_seen(t.len());
+                }
+                return Ok(Some(v));
+            }
+            Some(Ok(_)) => {}
+            _ => return Err("connection closed".into()),
+        }
     }
 }

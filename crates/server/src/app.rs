@@ -125,7 +125,10 @@ async fn follow_other_instances(
     while let Some(note) = notes.recv().await {
         let Some(app) = app.upgrade() else { return };
         match note {
-            Note::Game(id, version) => app.rounds.stored_elsewhere(Some(&id), version),
+            Note::Game { id, version, from } => {
+                app.rounds.stored_elsewhere(Some(&id), version, from)
+            }
+            Note::Chat(id) => app.rounds.chatted_elsewhere(&id),
             Note::Lobby => app.lobby.ring(),
             Note::Revoked(text) => {
                 if let Some(r) = Revoked::from_note(&text) {
@@ -135,7 +138,7 @@ async fn follow_other_instances(
             // Notes may have been missed: every live game and the lobby look.
             Note::Missed => {
                 app.lobby.ring();
-                app.rounds.stored_elsewhere(None, 0);
+                app.rounds.stored_elsewhere(None, 0, None);
             }
         }
     }

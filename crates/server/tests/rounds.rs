@@ -476,6 +476,113 @@ async fn two_instances_share_games_through_postgres() {
     );
 }
 
+/// A move made on one instance reaches the other's watchers as the very
+/// update its own watchers get: the new actions and the state, not the
+/// whole game (the other instance reads only what the write added). A
+/// take-back made on one instance is taken in by the other the same way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn moves_cross_instances_as_deltas() {
+    type Watch = broadcast::Receiver<tabula_server::round::actor::Published>;
+    let Some(url) = common::postgres_or_skip("deltas") else {
+        return;
+    };
+    let db = common::fresh_database(&url, &format!("{}", temp_db("delta").display())).await;
+    let config = || tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    };
+    let a = start_at(test_registry(), &db, config()).await;
+    let b = start_at(test_registry(), &db, config()).await;
+    /// The next update that reaches `ply`, as sent.
+    async fn update(rx: &mut Watch, ply: u64) -> String {
+        loop {
+            let p = tokio::time::timeout(Duration::from_secs(5), rx.recv())
+                .await
+                .expect("an update within 5 s")
+                .expect("open channel");
+            let v: Value = serde_json::from_str(&p.text).expect("json");
+            if v["type"] == "update" && v["state"]["ply"].as_u64() >= Some(ply) {
+                return p.text.to_string();
+            }
+        }
+    }
+    async fn watch(s: &Server, id: &str) -> Watch {
+        s.app
+            .rounds
+            .watch(id, &Default::default())
+            .await
+            .expect("watch")
+            .1
+    }
+
+    let (id, t) = a.create(json!({"spec": "race", "seed": 9})).await;
+    let (mut on_a, mut on_b) = (watch(&a, &id).await, watch(&b, &id).await);
+    let path = format!("/api/games/{id}");
+    let mut moves = 0;
+    loop {
+        let s = a.get(&path).await;
+        let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
+            break;
+        };
+        let ply = common::ply(&s);
+        // Each player on their own instance.
+        let (mover, action) = if seat == 0 { (&a, "walk") } else { (&b, "run") };
+        let moved = mover
+            .post(
+                &format!("{path}/move"),
+                json!({"token": t[seat as usize], "action": action, "ply": ply}),
+            )
+            .await;
+        let after = moved["ply"].as_u64().expect("ply");
+        let (here, there) = (
+            update(&mut on_a, after).await,
+            update(&mut on_b, after).await,
+        );
+        assert_eq!(here, there, "both instances' watchers get the same update");
+        let v: Value = serde_json::from_str(&there).expect("json");
+        assert_eq!(v["from"], ply, "only what the move added: {v}");
+        moves += 1;
+    }
+    assert!(moves >= 8, "a whole game: {moves} moves");
+    assert_eq!(a.get(&path).await, b.get(&path).await);
+
+    // A take-back on b, of a game held on a: a drops the taken-back plies.
+    let ai = json!({"type": "ai", "level": "random"});
+    let (id, t) = a
+        .create(json!({"spec": "race", "seed": 3, "seats": [{"type": "human"}, ai]}))
+        .await;
+    let path = format!("/api/games/{id}");
+    let (mut on_a, mut on_b) = (watch(&a, &id).await, watch(&b, &id).await);
+    for _ in 0..2 {
+        let s = a.settled(&id).await;
+        a.post(
+            &format!("{path}/move"),
+            json!({"token": t[0], "action": "walk", "ply": common::ply(&s)}),
+        )
+        .await;
+    }
+    let s = a.settled(&id).await;
+    update(&mut on_b, common::ply(&s)).await;
+    let back = b
+        .post(&format!("{path}/undo"), json!({"token": t[0]}))
+        .await;
+    let keep = back["ply"].as_u64().expect("ply");
+    assert!(keep < common::ply(&s), "{back}");
+    loop {
+        let text = tokio::time::timeout(Duration::from_secs(5), on_a.recv())
+            .await
+            .expect("the take-back within 5 s")
+            .expect("open channel");
+        // Not a reload of the whole game (which would come `from` 0).
+        let v: Value = serde_json::from_str(&text.text).expect("json");
+        if v["type"] == "update" && v["state"]["ply"] == keep && v["from"] == keep {
+            break;
+        }
+    }
+    assert_eq!(a.get(&path).await, b.get(&path).await);
+    drop(on_b);
+}
+
 /// With two instances holding the same AI game, each AI move is computed
 /// by one of them only; and an AI turn claimed by an instance that died is
 /// taken over once its claim runs out.

@@ -108,6 +108,17 @@ async fn both_engines_store_read_and_refuse_alike() {
         assert_eq!(store.write(write(1, 2, true, 1)).await, Ok(2), "{engine}");
         let g1 = store.load("g1").await.expect(&engine).expect("g1");
         assert_eq!(texts(&g1), ["a0", "a1", "b0"], "{engine}");
+        // What a write left from a ply on, read in one go by another instance.
+        let tail = store.load_tail("g1", 2).await.expect(&engine).expect("g1");
+        let tail_texts: Vec<&str> = tail.actions.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(
+            (tail.version, tail.meta.as_str(), tail_texts),
+            (2, r#"{"v":1}"#, vec!["b0"]),
+            "{engine}"
+        );
+        let tail = store.load_tail("g1", 3).await.expect(&engine).expect("g1");
+        assert!(tail.actions.is_empty() && tail.version == 2, "{engine}");
+        assert_eq!(store.load_tail("nope", 0).await, Ok(None), "{engine}");
         let missing = Write {
             game: "nope".into(),
             ..write(0, 0, false, 0)
@@ -139,6 +150,71 @@ async fn both_engines_store_read_and_refuse_alike() {
             "{engine}"
         );
         assert_eq!(store.count().await, Ok(2), "{engine}");
+    }
+}
+
+/// Many writes at once (which PostgreSQL commits in groups): each keeps
+/// its own outcome. Of two writers of a game planned on the same version
+/// exactly one wins; a write that fails by itself (its actions clash with
+/// stored ones) fails alone and changes nothing; the others are stored once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_writes_keep_their_own_outcomes_on_both_engines() {
+    for (engine, store) in every_engine().await {
+        let games = 40;
+        for i in 0..games {
+            let g = game(&format!("c{i:02}"), i, 2);
+            store.insert(g, Status::default()).await.expect(&engine);
+        }
+        let write = |i: i64, keep: usize, text: &str| Write {
+            game: format!("c{i:02}"),
+            version: 0,
+            keep,
+            truncate: false,
+            actions: vec![StoredAction {
+                actor: Some(0),
+                text: text.into(),
+            }],
+            meta: None,
+            status: Status::default(),
+        };
+        let mut tasks = Vec::new();
+        for i in 0..games {
+            for (writer, keep) in [("x", 2), ("y", 2), ("clash", 1)] {
+                // The clash appends at a ply already stored: refused.
+                let (store, w) = (store.clone(), write(i, keep, writer));
+                if writer == "clash" && i % 4 != 0 {
+                    continue;
+                }
+                tasks.push(tokio::spawn(async move {
+                    (w.game.clone(), writer, store.write(w).await)
+                }));
+            }
+        }
+        let mut won = std::collections::HashMap::new();
+        for t in tasks {
+            let (game, writer, outcome) = t.await.expect("task");
+            match (writer, outcome) {
+                ("clash", Ok(_)) => panic!("{engine}: {game}: a clashing write was stored"),
+                ("clash", Err(_)) => {}
+                (_, Ok(1)) => assert!(
+                    won.insert(game.clone(), writer).is_none(),
+                    "{engine}: {game} won twice"
+                ),
+                (_, Err(StoreError::Conflict)) => {}
+                (_, other) => panic!("{engine}: {game} {writer}: {other:?}"),
+            }
+        }
+        for i in 0..games {
+            let id = format!("c{i:02}");
+            let g = store.load(&id).await.expect(&engine).expect("game");
+            let Some(winner) = won.get(&id) else {
+                // Only a clash can have beaten both writers to version 1;
+                // it cannot: it was refused.
+                panic!("{engine}: nobody won {id}");
+            };
+            assert_eq!(texts(&g), ["a0", "a1", *winner], "{engine}: {id}");
+            assert_eq!(g.version, 1, "{engine}: {id}");
+        }
     }
 }
 

@@ -82,9 +82,12 @@ pub(crate) enum Msg {
     Ended {
         reply: oneshot::Sender<Option<super::GameEnded>>,
     },
-    /// The game was written at row `version`, maybe by another instance
-    /// (`0`: look in any case).
-    Stored { version: u64 },
+    /// The game was written at row `version`, maybe by another instance,
+    /// changing its actions from ply `from` on (`version` 0 or `from`
+    /// `None`: look at the whole game).
+    Stored { version: u64, from: Option<usize> },
+    /// Another instance stored a chat line.
+    Chatted,
     /// Look whether an AI seat is to move (this instance claimed the turn).
     Wake,
     /// End the game now, a draw for all (reason `abandoned`): its creator
@@ -207,7 +210,7 @@ impl Actor {
             Ok(_) => self.kick_ai().await,
             // Another instance ended it first: take its state in.
             Err(RoundError::Busy) => {
-                self.reload().await;
+                self.catch_up(0, None).await;
             }
             Err(e) => tracing::error!(game = %self.round.id, "time: {e}"),
         }
@@ -319,12 +322,17 @@ impl Actor {
                 seat,
                 pick,
             } => self.ai_moved(version, seat, pick).await,
-            Msg::Stored { version } => {
+            Msg::Stored { version, from } => {
                 if version == 0 || version > self.round.stored {
-                    self.reload().await;
+                    self.catch_up(version, from).await;
                     self.kick_ai().await;
                 }
+                if version == 0 {
+                    // Notes were missed: chat lines too, maybe.
+                    self.reload_chat().await;
+                }
             }
+            Msg::Chatted => self.reload_chat().await,
             Msg::Wake => {
                 self.on_time().await;
                 self.kick_ai().await;
@@ -378,7 +386,7 @@ impl Actor {
                     return;
                 }
             };
-            if result == Err(RoundError::Busy) && attempt == 0 && self.reload().await {
+            if result == Err(RoundError::Busy) && attempt == 0 && self.catch_up(0, None).await {
                 continue;
             }
             if let Some(reply) = reply.take() {
@@ -409,6 +417,59 @@ impl Actor {
                 text: Arc::from(text),
                 hidden_from_players: self.round.hidden_from_players(line),
             });
+        }
+    }
+
+    /// Take in what other writers stored since the version held: a note
+    /// of row `version` that changed the actions from ply `from` on, or
+    /// (`version` 0, `from` `None`) anything. Only the actions past those
+    /// held (or from `from`) are read, and the watchers get the same small
+    /// update a local move sends. The tail is exact when no write since the
+    /// version held dropped actions, or when the only write since is the
+    /// note's own take-back; otherwise the whole game is read.
+    async fn catch_up(&mut self, version: u64, from: Option<usize>) -> bool {
+        let held = self.round.stored;
+        let start = from.map_or(self.round.history.len(), |f| {
+            f.min(self.round.history.len())
+        });
+        let (tail, meta) = match self.rounds.load_tail(&self.round.id, start).await {
+            Ok(Some(read)) => read,
+            Ok(None) => return self.reload().await,
+            Err(e) => {
+                tracing::warn!(game = %self.round.id, "cannot be read: {e}");
+                return false;
+            }
+        };
+        if tail.version <= held {
+            // Nothing new: our own write, or an old note.
+            return true;
+        }
+        let exact =
+            tail.cut <= held || (from.is_some() && version == held + 1 && tail.cut == version);
+        if exact {
+            match self.round.take_in(start, meta, &tail.actions) {
+                Ok(()) => {
+                    self.round.stored = tail.version;
+                    self.publish(start);
+                    return true;
+                }
+                Err(e) => tracing::warn!(game = %self.round.id, "delta: {e}"),
+            }
+        }
+        self.reload().await
+    }
+
+    /// Take in the chat lines another instance stored.
+    async fn reload_chat(&mut self) {
+        match self.rounds.load_chat(&self.round.id).await {
+            Ok(lines) => {
+                let said = self.round.chat.len();
+                if lines.len() > said {
+                    self.round.chat = lines;
+                    self.publish_chat(said);
+                }
+            }
+            Err(e) => tracing::warn!(game = %self.round.id, "chat not read: {e}"),
         }
     }
 
@@ -613,7 +674,7 @@ impl Actor {
             }
             Err(RoundError::Busy) => {
                 // Someone else moved first: look again at the game as it is.
-                if !self.reload().await {
+                if !self.catch_up(0, None).await {
                     return;
                 }
             }

@@ -5,7 +5,7 @@
 use super::service::store_error;
 use super::state::{ai_to_move, ending_of, to_move, Change, Entry, Meta, CHAT_KEPT};
 use super::{ChatLine, Round, RoundError, Rounds, SeatKind};
-use crate::store::{Doc, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Write};
+use crate::store::{Doc, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write};
 use tabula_core::{AnyGame, EndReason, Player};
 
 impl Rounds {
@@ -49,16 +49,37 @@ impl Rounds {
             .map_err(store_error)?
             .ok_or_else(|| RoundError::NoGame(id.to_string()))?;
         let mut round = self.restore(&stored).map_err(RoundError::Internal)?;
+        round.chat = self.load_chat(id).await?;
+        Ok(round)
+    }
+
+    /// Game `id`'s chat lines as stored now, oldest first.
+    pub(crate) async fn load_chat(&self, id: &str) -> Result<Vec<ChatLine>, RoundError> {
         let lines = self
             .store
             .doc_list("chat", Some(id), 0, CHAT_KEPT)
             .await
             .map_err(store_error)?;
-        round.chat = lines
+        Ok(lines
             .iter()
             .filter_map(|d| serde_json::from_str(&d.body).ok())
-            .collect();
-        Ok(round)
+            .collect())
+    }
+
+    /// Game `id` as stored now from ply `from` on (`None`: the game is
+    /// gone), with its meta read.
+    pub(crate) async fn load_tail(
+        &self,
+        id: &str,
+        from: usize,
+    ) -> Result<Option<(Tail, Meta)>, RoundError> {
+        let Some(tail) = self.store.load_tail(id, from).await.map_err(store_error)? else {
+            return Ok(None);
+        };
+        let mut meta: Meta = serde_json::from_str(&tail.meta)
+            .map_err(|e| RoundError::Internal(format!("bad meta: {e}")))?;
+        meta.upgrade();
+        Ok(Some((tail, meta)))
     }
 
     /// Store a chat line of game `id` (number `seq`) and tell the other
@@ -79,7 +100,7 @@ impl Rounds {
             expires: None,
         };
         self.store.doc_insert(doc).await.map_err(store_error)?;
-        let _ = self.store.notify(&Note::Game(id.to_string(), 0)).await;
+        let _ = self.store.notify(&Note::Chat(id.to_string())).await;
         Ok(())
     }
 

@@ -124,15 +124,27 @@ impl Rounds {
     }
 
     /// Tell the owner of game `id`, if it is live here, that another
-    /// instance stored row `version` (`0`: look at the store).
-    pub(crate) fn stored_elsewhere(&self, id: Option<&str>, version: u64) {
+    /// instance stored row `version`, changing its actions from ply `from`
+    /// on (`None` for both: every live game looks at the store).
+    pub(crate) fn stored_elsewhere(&self, id: Option<&str>, version: u64, from: Option<usize>) {
         let targets = match id {
             Some(id) => self.live.get(id).into_iter().collect(),
             None => self.live.all(),
         };
         for h in targets {
-            // A full inbox is busy anyway: it will see the store at its next write.
-            let _ = h.tx.try_send(Msg::Stored { version });
+            // A full inbox is busy anyway: the next note finds a gap and
+            // the owner reads the whole game.
+            let _ = h.tx.try_send(Msg::Stored { version, from });
+        }
+    }
+
+    /// Tell the owner of game `id`, if it is live here, that another
+    /// instance stored a chat line.
+    pub(crate) fn chatted_elsewhere(&self, id: &str) {
+        if let Some(h) = self.live.get(id) {
+            // Not dropped when the inbox is full: no later note would bring
+            // the line (chat is rate-limited, so these are few).
+            tokio::spawn(async move { h.tx.send(Msg::Chatted).await });
         }
     }
 

@@ -281,6 +281,37 @@ impl Round {
         Ok(())
     }
 
+    /// Take in a write made elsewhere: the actions from ply `from` on
+    /// (those held from there are dropped: a take-back) and the meta. The
+    /// game is rebuilt from the start only when `from` cuts into it. On an
+    /// error the round is half-changed: the caller loads it whole.
+    pub fn take_in(
+        &mut self,
+        from: usize,
+        meta: Meta,
+        actions: &[crate::store::StoredAction],
+    ) -> Result<(), String> {
+        if from > self.history.len() {
+            return Err(format!(
+                "ply {from} is past the {} held",
+                self.history.len()
+            ));
+        }
+        let moved = from < self.history.len() || !actions.is_empty();
+        if from < self.history.len() {
+            let kept: Vec<Entry> = self.history.drain(..).take(from).collect();
+            self.game = self.start_game.clone();
+            self.replay(kept.iter().map(|e| (e.actor, e.text.as_str())))?;
+        }
+        self.replay(actions.iter().map(|a| (a.actor, a.text.as_str())))?;
+        self.meta = meta;
+        if moved {
+            // An AI answer computed for the position before is stale.
+            self.version += 1;
+        }
+        Ok(())
+    }
+
     /// How the game ended, on the board or off it.
     pub fn ending(&self) -> Option<Ending> {
         ending_of(self.game.as_ref(), &self.meta)
@@ -1015,5 +1046,56 @@ mod tests {
             Err(RoundError::NotYourTurn { seat: 0, .. })
         ));
         assert_eq!(r.view(0), before);
+    }
+
+    /// A copy kept up to date only by the deltas of another's writes (what
+    /// an instance does with the notes of another) stays equal to it,
+    /// through moves, a take-back and a bad delta that changes nothing.
+    #[test]
+    fn a_round_kept_by_deltas_equals_the_original() {
+        use crate::store::StoredAction;
+        let mut original = round("dragonchess", 2);
+        let mut copy = round("dragonchess", 2);
+        let tail = |r: &Round, from: usize| -> Vec<StoredAction> {
+            r.history[from..]
+                .iter()
+                .map(|e| StoredAction {
+                    actor: e.actor,
+                    text: e.text.clone(),
+                })
+                .collect()
+        };
+        for i in 0..40 {
+            let from = original.history.len();
+            let legal = original.game.legal_actions();
+            let action = legal[(i * 7) % legal.len()].clone();
+            let token = format!("t{}", original.to_move().expect("a player to move"));
+            let c =
+                change(original.plan(&Caller::token(&token), Command::Play { action, ply: None }));
+            original.apply(c);
+            let before = copy.version;
+            copy.take_in(from, original.meta.clone(), &tail(&original, from))
+                .expect("a delta");
+            assert!(copy.version > before, "an AI answer for before is stale");
+            assert_eq!(copy.view(0), original.view(0));
+        }
+        // A take-back: the actions from ply 31 on are dropped.
+        original.history.truncate(31);
+        original.game = original.start_game.clone();
+        let kept: Vec<_> = original.history.drain(..).collect();
+        original
+            .replay(kept.iter().map(|e| (e.actor, e.text.as_str())))
+            .expect("replay");
+        copy.take_in(31, original.meta.clone(), &[])
+            .expect("a take-back");
+        assert_eq!(copy.view(0), original.view(0));
+        assert_eq!(copy.game.position(), original.game.position());
+        // A delta from past what is held is refused.
+        assert!(copy.take_in(40, original.meta.clone(), &[]).is_err());
+        let bad = [StoredAction {
+            actor: Some(0),
+            text: "zz".into(),
+        }];
+        assert!(copy.take_in(31, original.meta.clone(), &bad).is_err());
     }
 }

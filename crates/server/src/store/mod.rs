@@ -80,9 +80,16 @@ pub struct Doc {
 /// What another instance announced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Note {
-    /// Game `id` is at row version `version` (0: something besides its
-    /// moves changed, such as its chat).
-    Game(String, u64),
+    /// Game `id` was written at row version `version`; the write changed
+    /// its actions from ply `from` on (`None`: not said, look at the whole
+    /// game). An instance holding the version before reads only that tail.
+    Game {
+        id: String,
+        version: u64,
+        from: Option<usize>,
+    },
+    /// Game `id` has a new chat line.
+    Chat(String),
     /// The open seeks changed.
     Lobby,
     /// Credentials were revoked (`user::revoke::Revoked::to_note`).
@@ -104,6 +111,22 @@ pub struct StoredGame {
     pub actions: Vec<StoredAction>,
     /// The row version (0 when inserted, one more per write).
     pub version: u64,
+}
+
+/// What a game's write left from ply `from` on: read by an instance that
+/// holds the game as it was just before, so a move made elsewhere costs it
+/// the new actions, not the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tail {
+    /// The row version read (the note's, unless the game was written again).
+    pub version: u64,
+    /// The meta as JSON.
+    pub meta: String,
+    /// The row version of the last write that dropped actions (0: none):
+    /// the actions before `from` are those of any version since.
+    pub cut: u64,
+    /// The actions from ply `from` on.
+    pub actions: Vec<StoredAction>,
 }
 
 /// A game as listed, without its actions.
@@ -237,6 +260,15 @@ impl Store {
         match &self.engine {
             Engine::Sqlite(s) => s.load(id).await,
             Engine::Postgres(p) => p.load(id).await,
+        }
+    }
+
+    /// Game `id`'s row version, meta and actions from ply `from` on, read
+    /// together (one snapshot).
+    pub async fn load_tail(&self, id: &str, from: usize) -> Result<Option<Tail>, StoreError> {
+        match &self.engine {
+            Engine::Sqlite(s) => s.load_tail(id, from).await,
+            Engine::Postgres(p) => p.load_tail(id, from).await,
         }
     }
 

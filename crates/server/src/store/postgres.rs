@@ -4,7 +4,8 @@
 //! other is told to reload.
 
 use super::{
-    Doc, GameHead, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Write, HEAD_COLUMNS,
+    Doc, GameHead, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write,
+    HEAD_COLUMNS,
 };
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::mpsc;
@@ -27,10 +28,15 @@ const CHANNEL: &str = "tabula_games";
 const LOBBY_NOTE: &str = "~lobby 0";
 /// The prefix of a revocation's note (no game id starts with `!`).
 const REVOKED_NOTE: &str = "!";
+/// The prefix of a chat line's note: `#<game>`.
+const CHAT_NOTE: &str = "#";
+
+mod group_commit;
 
 #[derive(Clone)]
 pub struct Postgres {
     pool: Pool,
+    writes: group_commit::GroupCommit,
     config: std::sync::Arc<tokio_postgres::Config>,
 }
 
@@ -73,6 +79,7 @@ impl Postgres {
             .await;
         migrated?;
         Ok(Postgres {
+            writes: group_commit::GroupCommit::start(pool.clone()),
             pool,
             config: std::sync::Arc::new(config),
         })
@@ -152,57 +159,10 @@ impl Postgres {
         tx.commit().await.map_err(failed)
     }
 
+    /// Store `w` once it is durable: committed with the writes of other
+    /// games that arrived meanwhile ([`group_commit`]).
     pub async fn write(&self, w: Write) -> Result<u64, StoreError> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(failed)?;
-        let changed = tx
-            .execute(
-                "UPDATE games SET result = $3, ai_turn = $4, version = version + 1,
-                     meta = COALESCE($5, meta), ai_claim = NULL, ai_claim_until = NULL,
-                     to_move = $6, deadline = $7, rating_due = $8
-                 WHERE id = $1 AND version = $2",
-                &[
-                    &w.game,
-                    &(w.version as i64),
-                    &w.status.result,
-                    &w.status.ai_turn,
-                    &w.meta,
-                    &w.status.to_move.map(i16::from),
-                    &w.status.deadline,
-                    &w.status.rating_due,
-                ],
-            )
-            .await
-            .map_err(failed)?;
-        if changed == 0 {
-            let exists = tx
-                .query_opt("SELECT 1 FROM games WHERE id = $1", &[&w.game])
-                .await
-                .map_err(failed)?;
-            return Err(match exists {
-                Some(_) => StoreError::Conflict,
-                None => StoreError::Missing,
-            });
-        }
-        if w.truncate {
-            tx.execute(
-                "DELETE FROM actions WHERE game = $1 AND ply >= $2",
-                &[&w.game, &(w.keep as i32)],
-            )
-            .await
-            .map_err(failed)?;
-        }
-        append(&tx, &w.game, w.keep, &w.actions).await?;
-        if w.players_changed() {
-            set_players(&tx, &w.game, &w.status.players).await?;
-        }
-        // Delivered to the listeners when (and only if) this commits.
-        let note = format!("{} {}", w.game, w.version + 1);
-        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &note])
-            .await
-            .map_err(failed)?;
-        tx.commit().await.map_err(failed)?;
-        Ok(w.version + 1)
+        self.writes.write(w).await
     }
 
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
@@ -242,6 +202,38 @@ impl Postgres {
         }))
     }
 
+    pub async fn load_tail(&self, id: &str, from: usize) -> Result<Option<Tail>, StoreError> {
+        let client = self.client().await?;
+        // One statement, so the version, meta and actions are of one
+        // snapshot; a game without actions from `from` gives one row.
+        let rows = client
+            .query(
+                "SELECT g.version, g.meta, g.cut, a.actor, a.text FROM games g
+                 LEFT JOIN actions a ON a.game = g.id AND a.ply >= $2
+                 WHERE g.id = $1 ORDER BY a.ply",
+                &[&id, &(from as i32)],
+            )
+            .await
+            .map_err(failed)?;
+        let Some(first) = rows.first() else {
+            return Ok(None);
+        };
+        Ok(Some(Tail {
+            version: first.get::<_, i64>(0) as u64,
+            meta: first.get(1),
+            cut: first.get::<_, i64>(2) as u64,
+            actions: rows
+                .iter()
+                .filter_map(|r| {
+                    Some(StoredAction {
+                        actor: r.get::<_, Option<i16>>(3).map(|a| a as u8),
+                        text: r.get::<_, Option<String>>(4)?,
+                    })
+                })
+                .collect(),
+        }))
+    }
+
     pub async fn recent(&self, limit: usize) -> Result<Vec<GameHead>, StoreError> {
         let sql =
             format!("SELECT {HEAD_COLUMNS} FROM games g ORDER BY g.created DESC, g.id LIMIT $1");
@@ -269,11 +261,8 @@ impl Postgres {
     }
 
     pub async fn notify(&self, note: &Note) -> Result<(), StoreError> {
-        let payload = match note {
-            Note::Game(id, version) => format!("{id} {version}"),
-            Note::Lobby => LOBBY_NOTE.to_string(),
-            Note::Revoked(text) => format!("{REVOKED_NOTE}{text}"),
-            Note::Missed => return Ok(()),
+        let Some(payload) = payload_of(note) else {
+            return Ok(());
         };
         let client = self.client().await?;
         client
@@ -590,18 +579,9 @@ impl Listening {
     /// Pass the notes on until the connection fails or nobody reads them.
     async fn forward(mut self, tx: &mpsc::Sender<Note>) {
         while let Some(payload) = self.notes.recv().await {
-            let note = if payload == LOBBY_NOTE {
-                Note::Lobby
-            } else if let Some(text) = payload.strip_prefix(REVOKED_NOTE) {
-                Note::Revoked(text.to_string())
-            } else {
-                let Some((game, version)) = payload.split_once(' ') else {
-                    continue;
-                };
-                let Ok(version) = version.parse() else {
-                    continue;
-                };
-                Note::Game(game.to_string(), version)
+            let Some(note) = parse_note(&payload) else {
+                tracing::warn!("an unknown database notification: {payload:?}");
+                continue;
             };
             if tx.send(note).await.is_err() {
                 break;
@@ -609,6 +589,49 @@ impl Listening {
         }
         self.driver.abort();
     }
+}
+
+/// A game write's note: `<game> <version> [<from>]`.
+fn game_note(id: &str, version: u64, from: Option<usize>) -> String {
+    match from {
+        Some(from) => format!("{id} {version} {from}"),
+        None => format!("{id} {version}"),
+    }
+}
+
+/// A note's payload (`None`: a note no instance sends).
+fn payload_of(note: &Note) -> Option<String> {
+    Some(match note {
+        Note::Game { id, version, from } => game_note(id, *version, *from),
+        Note::Chat(id) => format!("{CHAT_NOTE}{id}"),
+        Note::Lobby => LOBBY_NOTE.to_string(),
+        Note::Revoked(text) => format!("{REVOKED_NOTE}{text}"),
+        Note::Missed => return None,
+    })
+}
+
+/// Read a note's payload (`None`: not one this version knows).
+fn parse_note(payload: &str) -> Option<Note> {
+    if payload == LOBBY_NOTE {
+        return Some(Note::Lobby);
+    }
+    if let Some(text) = payload.strip_prefix(REVOKED_NOTE) {
+        return Some(Note::Revoked(text.to_string()));
+    }
+    if let Some(id) = payload.strip_prefix(CHAT_NOTE) {
+        return Some(Note::Chat(id.to_string()));
+    }
+    let mut fields = payload.split(' ');
+    let id = fields.next().filter(|id| !id.is_empty())?.to_string();
+    let version = fields.next()?.parse().ok()?;
+    let from = match fields.next() {
+        Some(f) => Some(f.parse().ok()?),
+        None => None,
+    };
+    if fields.next().is_some() {
+        return None;
+    }
+    Some(Note::Game { id, version, from })
 }
 
 fn doc_row(kind: &'static str, r: &tokio_postgres::Row) -> Doc {
@@ -629,22 +652,20 @@ async fn set_players(
     game: &str,
     rows: &[SeatRow],
 ) -> Result<(), StoreError> {
-    tx.execute("DELETE FROM game_players WHERE game = $1", &[&game])
-        .await
-        .map_err(failed)?;
+    exec(tx, "DELETE FROM game_players WHERE game = $1", &[&game]).await?;
     if rows.is_empty() {
         return Ok(());
     }
     let seats: Vec<i16> = rows.iter().map(|r| i16::from(r.seat)).collect();
     let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
     let outcomes: Vec<Option<&str>> = rows.iter().map(|r| r.outcome).collect();
-    tx.execute(
+    exec(
+        tx,
         "INSERT INTO game_players (game, seat, player, outcome)
          SELECT $1, * FROM UNNEST($2::smallint[], $3::text[], $4::text[])",
         &[&game, &seats, &players, &outcomes],
     )
-    .await
-    .map_err(failed)?;
+    .await?;
     Ok(())
 }
 
@@ -661,12 +682,55 @@ async fn append(
     let plies: Vec<i32> = (0..actions.len()).map(|i| (first_ply + i) as i32).collect();
     let actors: Vec<Option<i16>> = actions.iter().map(|a| a.actor.map(i16::from)).collect();
     let texts: Vec<&str> = actions.iter().map(|a| a.text.as_str()).collect();
-    tx.execute(
+    exec(
+        tx,
         "INSERT INTO actions (game, ply, actor, text)
          SELECT $1, * FROM UNNEST($2::int[], $3::smallint[], $4::text[])",
         &[&game, &plies, &actors, &texts],
     )
-    .await
-    .map_err(failed)?;
+    .await?;
     Ok(())
+}
+
+/// Run `sql` in `tx` as a statement prepared once per connection (a
+/// statement given as text is prepared again each time: one more round
+/// trip); the rows it changed.
+async fn exec(
+    tx: &deadpool_postgres::Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<u64, StoreError> {
+    let statement = tx.prepare_cached(sql).await.map_err(failed)?;
+    tx.execute(&statement, params).await.map_err(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_read_back_as_written() {
+        let notes = [
+            Note::Game {
+                id: "abc123".into(),
+                version: 7,
+                from: Some(12),
+            },
+            Note::Game {
+                id: "abc123".into(),
+                version: 7,
+                from: None,
+            },
+            Note::Chat("abc123".into()),
+            Note::Lobby,
+            Note::Revoked("u:ana 5".into()),
+        ];
+        for note in notes {
+            let payload = payload_of(&note).expect("a payload");
+            assert_eq!(parse_note(&payload), Some(note), "{payload}");
+        }
+        for bad in ["", "abc", "abc x", "abc 7 x", "abc 7 1 2", " 7"] {
+            assert_eq!(parse_note(bad), None, "{bad:?}");
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //! second connection.
 
 use super::{
-    Doc, GameHead, SeatRow, Status, StoreError, StoredAction, StoredGame, Write, HEAD_COLUMNS,
+    Doc, GameHead, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write, HEAD_COLUMNS,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
@@ -111,6 +111,38 @@ impl Sqlite {
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let id = id.to_string();
         self.read(move |c| load_game(c, &id)).await
+    }
+
+    pub async fn load_tail(&self, id: &str, from: usize) -> Result<Option<Tail>, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT g.version, g.meta, g.cut, a.actor, a.text FROM games g
+                 LEFT JOIN actions a ON a.game = g.id AND a.ply >= ?2
+                 WHERE g.id = ?1 ORDER BY a.ply",
+            )?;
+            let mut rows = stmt.query(params![id, from as i64])?;
+            let mut tail: Option<Tail> = None;
+            while let Some(r) = rows.next()? {
+                let t = match &mut tail {
+                    Some(t) => t,
+                    None => tail.insert(Tail {
+                        version: r.get::<_, i64>(0)? as u64,
+                        meta: r.get(1)?,
+                        cut: r.get::<_, i64>(2)? as u64,
+                        actions: Vec::new(),
+                    }),
+                };
+                if let Some(text) = r.get::<_, Option<String>>(4)? {
+                    t.actions.push(StoredAction {
+                        actor: r.get::<_, Option<i64>>(3)?.map(|a| a as u8),
+                        text,
+                    });
+                }
+            }
+            Ok(tail)
+        })
+        .await
     }
 
     pub async fn recent(&self, limit: usize) -> Result<Vec<GameHead>, StoreError> {
@@ -565,7 +597,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                 .prepare_cached(
                     "UPDATE games SET result = ?3, ai_turn = ?4, version = version + 1,
                          meta = COALESCE(?5, meta), ai_claim = NULL, ai_claim_until = NULL,
-                         to_move = ?6, deadline = ?7, rating_due = ?8
+                         to_move = ?6, deadline = ?7, rating_due = ?8,
+                         cut = CASE WHEN ?9 THEN version + 1 ELSE cut END
                      WHERE id = ?1 AND version = ?2",
                 )?
                 .execute(params![
@@ -576,7 +609,8 @@ fn apply(tx: &rusqlite::Transaction, op: &Op) -> Result<u64, Fail> {
                     w.meta,
                     w.status.to_move,
                     w.status.deadline,
-                    w.status.rating_due
+                    w.status.rating_due,
+                    w.truncate
                 ])?;
             if changed == 0 {
                 let exists: Option<i64> = tx
