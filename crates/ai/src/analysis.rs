@@ -275,6 +275,29 @@ pub struct Analysis {
     pub luck: Option<Vec<f32>>,
 }
 
+impl PlyAnalysis {
+    /// The analysis of this action as a record comment: the seats' values
+    /// before it, then its class, loss and the engine's action, or the
+    /// luck of a roll.
+    pub fn comment(&self) -> String {
+        let values: Vec<String> = self.values.iter().map(|v| format!("{v:.3}")).collect();
+        let mut text = format!("values {}", values.join("/"));
+        if let Some(luck) = self.luck {
+            text += &format!("; luck {luck:+.3}");
+        }
+        if let Some(best) = &self.best {
+            if self.loss > 0.0 {
+                text += &format!("; loss {:.3}", self.loss);
+            }
+            if let Some(class) = self.class {
+                text += &format!(" ({})", format!("{class:?}").to_lowercase());
+            }
+            text += &format!("; best {best}");
+        }
+        text
+    }
+}
+
 /// Lichess's accuracy of one decision that lost `loss` of expected score.
 pub fn move_accuracy(loss: f32) -> f32 {
     let points = f64::from(loss.max(0.0)) * 100.0;
@@ -489,6 +512,22 @@ mod tests {
         let luck = a.luck.expect("luck");
         assert!((skill[0] + 0.05).abs() < 1e-6 && skill[1] == 0.0);
         assert!((luck[0] - 0.1).abs() < 1e-6 && (luck[1] - 0.25).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_ply_as_a_record_comment() {
+        let actions = ["3-5", "a"].map(String::from);
+        let verdicts = [
+            roll(&[0.5, 0.5]),
+            mover(0, &[0.6, 0.4], "b"),
+            roll(&[0.4, 0.6]),
+        ];
+        let a = analyse(ty(2, true), &actions, &verdicts).expect("analysis");
+        assert_eq!(a.plies[0].comment(), "values 0.500/0.500; luck +0.100");
+        assert_eq!(
+            a.plies[1].comment(),
+            "values 0.600/0.400; loss 0.200 (blunder); best b"
+        );
     }
 
     #[test]

@@ -281,5 +281,15 @@ async fn refusals_and_a_shared_analysis() {
         )
         .await;
     assert_eq!((status, &again), (StatusCode::OK, &first));
+    // Its record carries the verdicts as comments, and imports as before.
+    let (status, text) = srv
+        .call("GET", &format!("/api/games/{}/record", ids[0]), Value::Null)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let text = text.as_str().expect("text");
+    let comments = text.lines().filter(|l| l.starts_with("# values ")).count();
+    assert_eq!(comments, 120, "one comment per action");
+    let back = Record::parse(text).expect("a record");
+    assert_eq!(back.actions.len(), 120);
     remove_db(&db);
 }

@@ -140,6 +140,31 @@ impl Analyses {
         })
     }
 
+    /// Record `text` with game `id`'s analysis as a comment after each
+    /// action, when it is done; as it is otherwise.
+    pub async fn annotate(&self, id: &str, text: String) -> Result<String, ApiError> {
+        let Some((
+            _,
+            Stored {
+                analysis: Some(analysis),
+                ..
+            },
+        )) = self.rounds.store.read_json::<Stored>(KIND, id).await?
+        else {
+            return Ok(text);
+        };
+        let Ok(mut record) = tabula_core::Record::parse(&text) else {
+            return Ok(text);
+        };
+        if record.actions.len() != analysis.plies.len() {
+            return Ok(text);
+        }
+        for (action, ply) in record.actions.iter_mut().zip(&analysis.plies) {
+            action.comment = Some(ply.comment());
+        }
+        Ok(record.to_text())
+    }
+
     /// Take the oldest job no live worker holds, by compare-and-set on its
     /// claim: `None` when there is none.
     async fn claim_next(&self) -> Result<Option<(String, Job)>, StoreError> {
