@@ -66,6 +66,8 @@ def main():
         _, view = call(a.base, "GET", f"/api/games/{lid}")
         st = view["state"]
         if st["turn"].get("kind") != "player" or st["turn"].get("seat") != 0:
+            print(f"the live game stopped at ply {st['ply']} ({st['turn']}) after "
+                  f"{time.monotonic() - started:.1f} s")
             break
         action = rng.choice(st["legal"])
         ply = st["ply"]
