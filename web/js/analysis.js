@@ -41,7 +41,7 @@ export function chart(analysis, ply, names, actors) {
   const step = n > 1 ? (W - 2 * PAD) / (n - 1) : W;
   const hits = points.map((_, i) => `<rect class="hit" data-ply="${i}" x="${(x(i) - step / 2).toFixed(1)}" y="0" width="${step.toFixed(1)}" height="${H}"></rect>`).join('');
   const at = Math.min(ply, n - 1);
-  return `<svg class="analysis-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t('analysis.chart'))}">
+  return `<svg class="analysis-chart" viewBox="0 0 ${W} ${H}" role="group" aria-label="${esc(t('analysis.chart'))}">
     <line class="even" x1="${PAD}" x2="${W - PAD}" y1="${y(1 / seats)}" y2="${y(1 / seats)}"></line>
     ${hits}${lines.join('')}
     <line class="at" x1="${x(at).toFixed(1)}" x2="${x(at).toFixed(1)}" y1="0" y2="${H}"></line>

@@ -320,6 +320,7 @@ export class GamePage {
    */
   async loadAnalysis(ask) {
     clearTimeout(this.analysisTimer);
+    if (!this.el('.analysis-host')?.isConnected) return; // the page was left
     try {
       const a = await api(`/api/games/${this.id}/analysis`, ask ? {} : undefined);
       if (a.status === 'done') {
