@@ -20,6 +20,10 @@
 //! different instances. It also reports the largest update a watcher got
 //! for a single move.
 //!
+//! `--warmup S` leaves the moves sent in the first S seconds (while the
+//! games are created and the connections opened, all at once) out of the
+//! latencies; they are counted apart.
+//!
 //! `--think-ms` is the mean pause of a player between two moves (uniform in
 //! 0..2x); 0 sends every move as soon as the last one is acknowledged (a
 //! saturation test). The run is bounded: it stops after `--seconds`.
@@ -43,6 +47,7 @@ struct Args {
     think_ms: u64,
     game: Option<String>,
     split: bool,
+    warmup: u64,
 }
 
 fn args() -> Result<Args, String> {
@@ -54,6 +59,7 @@ fn args() -> Result<Args, String> {
         think_ms: 1000,
         game: None,
         split: false,
+        warmup: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -66,6 +72,7 @@ fn args() -> Result<Args, String> {
             }
             "--game" => a.game = Some(value()?),
             "--split" => a.split = true,
+            "--warmup" => a.warmup = value()?.parse().map_err(|e| format!("--warmup: {e}"))?,
             "--db" => a.db = Some(value()?),
             "--instances" => {
                 a.instances = value()?.parse().map_err(|e| format!("--instances: {e}"))?
@@ -79,6 +86,10 @@ fn args() -> Result<Args, String> {
 #[derive(Default)]
 struct Stats {
     latencies_us: Vec<u64>,
+    /// Moves sent before the warm-up ended (not in the latencies).
+    warmup_moves: u64,
+    /// When the warm-up ends.
+    measured_from: Option<Instant>,
     errors: u64,
     finished_games: u64,
     /// The largest update a player got for one move (bytes), and how many
@@ -88,6 +99,15 @@ struct Stats {
 }
 
 impl Stats {
+    /// A move sent at `sent` was acknowledged now.
+    fn acknowledged(&mut self, sent: Instant) {
+        if self.measured_from.is_some_and(|t| sent < t) {
+            self.warmup_moves += 1;
+        } else {
+            self.latencies_us.push(sent.elapsed().as_micros() as u64);
+        }
+    }
+
     fn update_seen(&mut self, len: usize) {
         self.largest_update = self.largest_update.max(len);
         self.updates_over_4k += u64::from(len > 4096);
@@ -131,9 +151,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         instances.push((app, addr));
     }
 
-    let stats = Arc::new(Mutex::new(Stats::default()));
-    let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let started = Instant::now();
+    let stats = Arc::new(Mutex::new(Stats {
+        measured_from: Some(started + Duration::from_secs(args.warmup)),
+        ..Stats::default()
+    }));
+    let deadline = started + Duration::from_secs(args.seconds);
     let mut clients = Vec::new();
     for i in 0..args.games {
         let n = instances.len();
@@ -185,7 +208,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for c in clients {
         let _ = c.await;
     }
-    let elapsed = started.elapsed().as_secs_f64();
+    let elapsed = started.elapsed().as_secs_f64() - args.warmup as f64;
     let mut s = stats.lock().await;
     s.latencies_us.sort_unstable();
     let n = s.latencies_us.len();
@@ -195,7 +218,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map_or(0.0, |&us| us as f64 / 1000.0)
     };
     println!(
-        "{} instance(s) on {}{}; games {} ({}), think {} ms, {:.1} s: {} moves, {:.0} moves/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games finished, {} errors; largest update {} bytes, {} over 4 KB",
+        "{} instance(s) on {}{}; games {} ({}), think {} ms, {:.1} s: {} moves, {:.0} moves/s, latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games finished, {} errors; largest update {} bytes, {} over 4 KB; {} moves in the first {} s not counted",
         args.instances.max(1),
         if args.db.is_some() { "the given database" } else { "a temporary SQLite file" },
         if args.split { ", seats split" } else { "" },
@@ -212,7 +235,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         s.finished_games,
         s.errors,
         s.largest_update,
-        s.updates_over_4k
+        s.updates_over_4k,
+        s.warmup_moves,
+        args.warmup
     );
     let _ = std::fs::remove_file(&temp);
     let _ = std::fs::remove_file(temp.with_extension("db-wal"));
@@ -312,11 +337,7 @@ async fn play_one(
                 _ => return Err("connection closed".into()),
             }
         };
-        stats
-            .lock()
-            .await
-            .latencies_us
-            .push(sent.elapsed().as_micros() as u64);
+        stats.lock().await.acknowledged(sent);
         want = ply;
     }
 }
@@ -453,11 +474,7 @@ impl Player {
                     _ => {}
                 }
             };
-            stats
-                .lock()
-                .await
-                .latencies_us
-                .push(sent.elapsed().as_micros() as u64);
+            stats.lock().await.acknowledged(sent);
             // Our own move's update, before we look at the turn again.
             while state["state"]["ply"].as_u64().unwrap_or(0) < want {
                 let Some(v) =

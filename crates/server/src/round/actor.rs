@@ -112,6 +112,9 @@ pub(crate) struct Actor {
     updates: broadcast::Sender<Published>,
     /// Live channels open per seat on this instance.
     here: Vec<i32>,
+    /// Another instance wrote the game and nobody here watches it: the
+    /// write is read when the game is next used, not at once.
+    behind: bool,
     /// Times in a row the AI's move could not be stored (the store was out
     /// of reach): the pause before the next try grows with it.
     ai_retries: u32,
@@ -147,6 +150,7 @@ pub(crate) fn start(rounds: &Arc<Rounds>, round: Round) -> super::RoundHandle {
             updates: broadcast::channel(WATCH_BUFFER).0,
             here: Vec::new(),
             ai_retries: 0,
+            behind: false,
         };
         tokio::spawn(actor.run());
     }
@@ -257,6 +261,10 @@ impl Actor {
     }
 
     async fn handle(&mut self, msg: Msg) {
+        let looks = !matches!(msg, Msg::Stored { .. } | Msg::Chatted);
+        if self.behind && looks {
+            self.behind = !self.catch_up(0, None).await;
+        }
         match msg {
             Msg::Command {
                 caller,
@@ -323,7 +331,11 @@ impl Actor {
                 pick,
             } => self.ai_moved(version, seat, pick).await,
             Msg::Stored { version, from } => {
-                if version == 0 || version > self.round.stored {
+                let newer = version == 0 || version > self.round.stored;
+                if newer && self.updates.receiver_count() == 0 && !self.round.thinking {
+                    // Nobody to show it to: read it when it is needed.
+                    self.behind = true;
+                } else if newer {
                     self.catch_up(version, from).await;
                     self.kick_ai().await;
                 }

@@ -1098,4 +1098,56 @@ mod tests {
         }];
         assert!(copy.take_in(31, original.meta.clone(), &bad).is_err());
     }
+
+    /// What a watcher gets for one move stays small at any ply, in every
+    /// game: the new actions and the state, never the history. Random
+    /// games up to 2,000 plies (the largest update is printed). Besides
+    /// the legal actions (and Gildervaik's `routes`, the cells of each
+    /// legal chain jump), which are the position's and do not grow with
+    /// the game, it stays under 4 KB; with them, a crowded Phylde or
+    /// Gildervaik position can pass it.
+    #[test]
+    fn one_move_updates_stay_under_4_kb_at_any_ply() {
+        use rand::{Rng, SeedableRng};
+        let registry = tabula_games::registry();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        for entry in registry.entries() {
+            let players = registry
+                .create(entry.name, None)
+                .expect("a game")
+                .num_players();
+            let (mut largest, mut at, mut with_legal) = (0, 0, 0);
+            for _ in 0..3 {
+                let mut r = round(entry.name, players);
+                r.roll_dice();
+                while r.history.len() < 2_000 {
+                    let Some(seat) = r.to_move() else { break };
+                    let legal = r.game.legal_actions();
+                    let from = r.history.len();
+                    let action = legal[rng.gen_range(0..legal.len())].clone();
+                    let play = Command::Play { action, ply: None };
+                    let c = change(r.plan(&Caller::token(&format!("t{seat}")), play));
+                    r.apply(c);
+                    let mut view = r.view(from);
+                    let text = crate::protocol::ServerMessage::Update(view.clone()).to_json();
+                    with_legal = with_legal.max(text.len());
+                    view.state.routes.clear();
+                    view.state.legal.clear();
+                    let text = crate::protocol::ServerMessage::Update(view).to_json();
+                    if text.len() > largest {
+                        (largest, at) = (text.len(), from);
+                    }
+                }
+            }
+            eprintln!(
+                "{}: largest one-move update {with_legal} bytes; without the legal actions {largest} (at ply {at})",
+                entry.name
+            );
+            assert!(
+                largest <= 4096,
+                "{}: {largest} bytes at ply {at}",
+                entry.name
+            );
+        }
+    }
 }

@@ -40,8 +40,21 @@ pub struct Postgres {
     config: std::sync::Arc<tokio_postgres::Config>,
 }
 
-fn failed(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Failed(e.to_string())
+/// A database failure, with its causes: the driver's own text is only
+/// "db error", PostgreSQL's message is its source.
+fn failed(e: impl std::error::Error) -> StoreError {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        text = format!("{text}: {cause}");
+        source = cause.source();
+    }
+    StoreError::Failed(text)
+}
+
+/// A failure of this engine's own making.
+fn stopped(what: &str) -> StoreError {
+    StoreError::Failed(what.to_string())
 }
 
 impl Postgres {

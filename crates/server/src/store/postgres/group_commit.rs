@@ -8,7 +8,7 @@
 //! before its group has committed, and each write keeps its own outcome: a
 //! conflict refuses that write only.
 
-use super::{append, exec, failed, game_note, set_players, CHANNEL};
+use super::{append, exec, failed, game_note, set_players, stopped, CHANNEL};
 use crate::store::{StoreError, Write};
 use deadpool_postgres::{Pool, Transaction};
 use std::sync::Arc;
@@ -52,10 +52,10 @@ impl GroupCommit {
         self.queue
             .send((write, reply))
             .await
-            .map_err(|_| failed("the database writer stopped"))?;
+            .map_err(|_| stopped("the database writer stopped"))?;
         answer
             .await
-            .map_err(|_| failed("the database writer stopped"))?
+            .map_err(|_| stopped("the database writer stopped"))?
     }
 }
 
@@ -96,7 +96,7 @@ async fn commit(pool: &Pool, mut group: Vec<Job>) {
         Err(_) => {
             for (write, reply) in group {
                 let outcome = match run(pool, &[&write]).await {
-                    Ok(mut outcomes) => outcomes.pop().unwrap_or(Err(failed("no outcome"))),
+                    Ok(mut outcomes) => outcomes.pop().unwrap_or(Err(stopped("no outcome"))),
                     Err(e) => Err(e),
                 };
                 let _ = reply.send(outcome);
