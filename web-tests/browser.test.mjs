@@ -1660,3 +1660,38 @@ test('the end of a three-player game lights only the last move, live and after a
     await context.close();
   }
 });
+
+test('a finished game is analysed on a phone: the chart, a blunder clicked shows the better move on the board', { skip: !has('dragonchess') }, async () => {
+  // Two people play through the API (a fixed pick among the legal moves), then one resigns.
+  const created = await post('/api/games', { spec: 'dragonchess', seats: [{ type: 'human' }, { type: 'human' }] });
+  const token = Object.fromEntries(created.tokens.map((s) => [s.seat, s.token]));
+  for (let i = 0; i < 16; i++) {
+    const g = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+    const legal = g.state.legal;
+    await post(`/api/games/${created.id}/move`, { token: token[g.state.turn.seat], action: legal[(i * 7919) % legal.length], ply: g.state.ply });
+  }
+  await post(`/api/games/${created.id}/resign`, { token: token[0] });
+  const { context, page, errors } = await newPage('phone');
+  await page.goto(`${BASE}/#/game/${created.id}`);
+  await page.click('[data-act="analyse"]');
+  await page.waitForSelector('.analysis-chart .mark.blunder', { timeout: 120000 });
+  assert.equal(await page.locator('.analysis-chart .line').count(), 2, 'one line per player');
+  assert.ok(await page.locator('.moves .mark.blunder').count() > 0, 'the blunder is marked in the move list');
+  const mark = page.locator('.analysis-chart .mark.blunder').first();
+  const at = Number(await mark.getAttribute('data-ply'));
+  await mark.click();
+  // The position before the blunder, and the engine's move drawn on the board.
+  await page.waitForFunction((n) => new RegExp(`\\b${n}\\b`).test(document.querySelector('.plyinfo')?.textContent ?? ''), at);
+  const analysis = await (await fetch(`${BASE}/api/games/${created.id}/analysis`)).json();
+  const best = analysis.plies[at].best;
+  // A phone shows one Dragonchess level: the one the better move goes to.
+  const level = best.split(/[-x]/).pop()[0];
+  const tab = page.locator(`.level-tabs button[data-level="${level}"]`);
+  if (await tab.count()) await tab.click();
+  await page.waitForSelector('svg.board .hint');
+  assert.match(await page.textContent('.analysis-summary'), /accuracy/);
+  await page.screenshot({ path: path.join(SHOTS, 'analysis-phone.png'), fullPage: true });
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

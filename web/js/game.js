@@ -6,6 +6,7 @@ import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { verdict } from './hint.js';
+import { chart, summary, MARKS } from './analysis.js';
 import { t, hasKey, translateStatic } from './i18n.js';
 import { ChatPanel } from './chat.js';
 import { Clocks } from './clock.js';
@@ -103,6 +104,9 @@ export class GamePage {
     this.clocks.update(msg.state.clock);
     this.notifyTurn(before, msg);
     // A snapshot says which seats this browser's session plays, and the chat it may read.
+    if (!live && (msg.state.result || msg.state.imported) && !this.analysis && !this.analysisWait) {
+      this.loadAnalysis(false);
+    }
     if (!live) {
       this.you = msg.you || [];
       this.chat?.reset(msg.chat || [], this.you.length > 0);
@@ -155,6 +159,11 @@ export class GamePage {
             <div class="extra"></div>
             <div class="buttons"></div>
           </div>
+          <section class="analysis-host" hidden>
+            <p class="analysis-status" aria-live="polite"></p>
+            <div class="analysis-graph"></div>
+            <ul class="analysis-summary"></ul>
+          </section>
           <p class="sr-only announce" aria-live="polite"></p>
         </div>
         <aside class="panel">
@@ -194,6 +203,15 @@ export class GamePage {
     this.el('.replay').addEventListener('click', (e) => {
       const nav = e.target.dataset?.nav;
       if (nav) this.nav(nav);
+    });
+    // A point of the analysis chart: the position before that action.
+    this.el('.analysis-host').addEventListener('click', (e) => {
+      const at = e.target.closest('[data-ply]');
+      if (at) this.seek(Number(at.dataset.ply));
+    });
+    this.el('.analysis-host').addEventListener('keydown', (e) => {
+      const at = e.target.closest('[data-ply]');
+      if (at && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); this.seek(Number(at.dataset.ply)); }
     });
     this.el('.moves').addEventListener('click', (e) => {
       const act = e.target.closest('[data-ply]');
@@ -296,8 +314,32 @@ export class GamePage {
       .map((b) => t('announce.played', { side: this.sideName(b.actor), actions: b.acts.join(', ') })).join(' ');
   }
 
+  /**
+   * The game's analysis: asked for (`ask`) or only looked up; while it
+   * waits, looked at again every second.
+   */
+  async loadAnalysis(ask) {
+    clearTimeout(this.analysisTimer);
+    if (!this.el('.analysis-host')?.isConnected) return; // the page was left
+    try {
+      const a = await api(`/api/games/${this.id}/analysis`, ask ? {} : undefined);
+      if (a.status === 'done') {
+        this.analysis = a;
+        this.analysisWait = null;
+      } else {
+        this.analysisWait = a;
+        this.analysisTimer = setTimeout(() => this.loadAnalysis(false), 1000);
+      }
+    } catch (e) {
+      this.analysisWait = null;
+      if (ask) this.refuse(e);
+    }
+    this.render();
+  }
+
   async control(act) {
     const id = this.id;
+    if (act === 'analyse') { this.loadAnalysis(true); return; }
     try {
       if (act === 'flip') {
         if (this.g.num_players > 2) this.turn = (this.zoneTurn() + 1) % this.g.num_players;
@@ -495,7 +537,26 @@ export class GamePage {
     this.showStatus(f);
     this.showControls(f);
     this.showMoveList(f);
+    this.showAnalysis(f);
     this.showLinks(f);
+  }
+
+  /** The analysis under the board: the chart, each side's accuracy. */
+  showAnalysis({ g, ply }) {
+    const host = this.el('.analysis-host');
+    const a = this.analysis;
+    const wait = this.analysisWait;
+    host.hidden = !a && !wait;
+    this.el('.analysis-status').textContent = wait ? t('analysis.waiting', { done: wait.done, total: wait.total }) : '';
+    const names = g.state.players.map((p) => this.sideName(p.seat));
+    this.el('.analysis-graph').innerHTML = a ? chart(a, ply, names, g.history.map((e) => e.actor)) : '';
+    this.el('.analysis-summary').innerHTML = a ? summary(a, names) : '';
+  }
+
+  /** The engine's better action in the shown position, when the one played there was marked. */
+  betterMove(ply) {
+    const p = this.analysis?.plies[ply];
+    return p?.class && p.best ? p.best : null;
   }
 
   /** Data attributes for styles and tests: the game, whose turn, the ply. */
@@ -506,7 +567,7 @@ export class GamePage {
     section.dataset.ply = String(n);
   }
 
-  showBoard({ g, s, pos, live, last, turn, myTurn }) {
+  showBoard({ g, s, pos, ply, live, last, turn, myTurn }) {
     const level = this.module.levels && narrow.matches ? this.level : 0;
     const lastEntries = [...turn].map((i) => g.history[i]).filter((e) => e.actor !== null);
     const lastActions = lastEntries.map((e) => e.text);
@@ -525,7 +586,7 @@ export class GamePage {
       routes: myTurn ? s.routes || {} : {},
       last: lastActions,
       lastRoutes: lastEntries.map((e) => e.route || []).filter((r) => r.length),
-      hint: live ? this.hint : null,
+      hint: live ? this.hint : this.betterMove(ply),
       check: !!last?.check,
       view: { flip: this.flipped(), turn: this.zoneTurn(), level, narrow: narrow.matches },
       steps: this.steps,
@@ -698,6 +759,7 @@ export class GamePage {
       ctl.push(['claim', t('controls.claimWin')]);
       if (g.num_players === 2) ctl.push(['claimdraw', t('controls.claimDraw')]);
     }
+    if ((s.result || s.imported) && !this.analysis && !this.analysisWait) ctl.push(['analyse', t('controls.analyse')]);
     ctl.push(['flip', t('controls.flip')]);
     if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? t('controls.zoomOut') : t('controls.zoomIn')]);
     this.el('.controls').innerHTML = ctl.map(([a, text]) => `<button type="button" data-act="${a}">${esc(text)}</button>`).join('');
@@ -718,7 +780,7 @@ export class GamePage {
       const chance = e.actor === null;
       const text = chance
         ? `<span data-ply="${i + 1}" class="act chance${cls}" tabindex="-1">${esc(t('moves.roll', { dice: e.text }))}</span>`
-        : `<span data-ply="${i + 1}" class="act${cls}" tabindex="-1">${esc(e.text)}</span>`;
+        : `<span data-ply="${i + 1}" class="act${cls}" tabindex="-1">${esc(e.text)}${this.markOf(i)}</span>`;
       if (who[i] === null) { rolls.push(text); return; }
       if (!row || row.actor !== who[i] || rolls.length) {
         row = { actor: who[i], acts: [] };
@@ -735,6 +797,12 @@ export class GamePage {
     const at = moves.querySelector('.at');
     if (at) moves.scrollTop = at.offsetTop - moves.clientHeight / 2;
     else moves.scrollTop = moves.scrollHeight;
+  }
+
+  /** The analysis's mark of action `i` in the move list (`?!`, `?`, `??`). */
+  markOf(i) {
+    const c = this.analysis?.plies[i]?.class;
+    return c ? `<abbr class="mark ${c}" title="${esc(t(`analysis.class.${c}`))}">${MARKS[c]}</abbr>` : '';
   }
 
   /** Invite and watch links, the record, the rules. */

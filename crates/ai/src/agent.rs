@@ -23,6 +23,10 @@ pub struct Decision<G: Game> {
     /// after them alpha-beta's values are upper bounds (the action is no
     /// better than that, but may be worse), see `Limits::multipv`.
     pub exact: usize,
+    /// Expected score of every seat after `action`, when the search knows
+    /// them apart (MCTS on one thread); `None` otherwise (two players
+    /// derive them from `value`).
+    pub seats: Option<crate::value::Returns>,
 }
 
 impl<G: Game> Decision<G> {
@@ -36,6 +40,7 @@ impl<G: Game> Decision<G> {
             depth: None,
             ranked: vec![(action, value)],
             exact: 1,
+            seats: None,
         }
     }
 
@@ -73,6 +78,7 @@ impl<G: Game> Decision<G> {
             }
         };
         self.ranked.insert(0, (action, value));
+        self.seats = None;
         self.action = action;
         self.value = value;
         self.pv = vec![action];
@@ -103,6 +109,26 @@ impl<G: Game> Decision<G> {
                 .map(|&(a, v)| (root.action_text(a), v))
                 .collect(),
             exact: self.exact.min(self.ranked.len()),
+            values: self.values_of_seats(root),
+        }
+    }
+
+    /// Every seat's expected score: the search's own when it has them,
+    /// else `[value, 1 - value]` turned to the seats' order for two
+    /// players, else empty.
+    fn values_of_seats(&self, root: &G) -> Vec<f32> {
+        let n = root.num_players();
+        if let Some(seats) = self.seats {
+            return seats.iter().take(n).copied().collect();
+        }
+        match root.turn() {
+            Turn::Player(me) if n == 2 => {
+                let mine = self.value;
+                (0..2)
+                    .map(|p| if p == me.index() { mine } else { 1.0 - mine })
+                    .collect()
+            }
+            _ => Vec::new(),
         }
     }
 }

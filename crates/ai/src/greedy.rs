@@ -77,6 +77,7 @@ impl<G: Evaluate> Agent<G> for GreedyAgent {
             depth: Some(1),
             exact: scored.len(),
             ranked: scored.into_iter().map(|(a, _, v)| (a, v)).collect(),
+            seats: None,
         })
     }
 }

@@ -185,6 +185,7 @@ impl<G: Evaluate> Agent<G> for LevelAgent<G> {
                 d.action = a;
                 d.value = value;
                 d.pv = vec![a];
+                d.seats = None;
             }
         }
         Ok(d)

@@ -10,6 +10,7 @@
 //! from different agents read the same way.
 
 mod agent;
+pub mod analysis;
 mod budget;
 mod class;
 mod greedy;
@@ -51,6 +52,10 @@ pub struct Choice {
     /// after them (alpha-beta and expectimax beyond `Limits::multipv`)
     /// values are upper bounds: the action is no better, maybe worse.
     pub exact: usize,
+    /// Expected score of every seat, in seat order (same scale as
+    /// `value`): derived from `value` for two players, the search's own
+    /// for more (MCTS on one thread); empty when unknown.
+    pub values: Vec<f32>,
 }
 
 /// Any agent for any game, speaking text: what the CLI and the server use.

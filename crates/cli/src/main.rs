@@ -4,6 +4,7 @@
 //! `stelpur(preset=ludii)`); bad input gives a one-line error and a non-zero
 //! exit status.
 
+mod analyse;
 mod arena;
 mod bench;
 mod engine;
@@ -48,6 +49,8 @@ enum Command {
     Play(play::Args),
     /// Check a record file and show the game move by move.
     Replay(replay::Args),
+    /// The engine's analysis of a record: values, best actions, losses, accuracy.
+    Analyse(analyse::Args),
     /// The best actions of a position with their values, from an AI level.
     Hint(hint::Args),
     /// Matches between AI agents: score, Elo difference, 95 % interval.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Analyse(a) => analyse::run(a),
         Command::Hint(a) => hint::run(a),
         Command::Arena(a) => arena::run(a),
         Command::Serve(a) => serve::run(a),

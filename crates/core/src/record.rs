@@ -37,6 +37,9 @@ const END_WORDS: &str = "`resign`, `agreement`, `left`, `time`, `abandoned` or `
 pub struct RecordedAction {
     pub actor: Option<Player>,
     pub text: String,
+    /// A note written after it as a `#` line (an analysis's verdict); a
+    /// record read back has none: comments are for people.
+    pub comment: Option<String>,
     /// Line number in the file it was read from (0 when built in memory).
     pub line: usize,
 }
@@ -183,6 +186,7 @@ impl Record {
         self.actions.push(RecordedAction {
             actor,
             text: text.into(),
+            comment: None,
             line: 0,
         });
     }
@@ -221,6 +225,9 @@ impl Record {
             match a.actor {
                 Some(p) => s += &format!("{} {}\n", p.0 + 1, a.text),
                 None => s += &format!("* {}\n", a.text),
+            }
+            if let Some(c) = &a.comment {
+                s += &format!("# {}\n", c.replace(['\n', '\r'], " "));
             }
         }
         s
@@ -285,6 +292,7 @@ impl Record {
             rec.actions.push(RecordedAction {
                 actor,
                 text: action.trim().to_string(),
+                comment: None,
                 line: n,
             });
         }

@@ -492,6 +492,20 @@ fn records_round_trip_and_report_the_first_bad_line() {
     let line = text.lines().position(|l| l == "* roll2").unwrap() + 1;
     assert!(e.message.starts_with(&format!("line {line}:")), "{e}");
 
+    // Comments (an analysis's verdicts) are written after their action and
+    // read as nothing: the record replays the same, and reads back equal
+    // to the record without them.
+    let mut noted = rec.clone();
+    noted.actions[1].comment = Some("blunder: best stop\nloss 0.3".into());
+    let noted_text = noted.to_text();
+    assert!(
+        noted_text.contains("1 step\n# blunder: best stop loss 0.3\n1 step"),
+        "{noted_text}"
+    );
+    let read = Record::parse(&noted_text).unwrap();
+    assert_eq!(read.to_text(), text);
+    assert_eq!(read.replay(&reg).unwrap().position(), game.position());
+
     let wrong_seat = text.replacen("1 step", "2 step", 1);
     assert!(Record::parse(&wrong_seat).unwrap().replay(&reg).is_err());
     let wrong_result = text.replace("result: win 1", "result: win 2");

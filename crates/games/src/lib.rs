@@ -52,3 +52,21 @@ pub fn make_agent(
         .find_map(|make| make(game, kind, seed))
         .unwrap_or_else(|| Err(Error::spec(format!("no AI player for `{}`", game.name()))))
 }
+
+/// One search of the analysis (`tabula_ai::analysis`): a fresh strongest
+/// agent at the analysis budget of the game's kind, so that a position's
+/// verdict depends on the position alone (and on its history, for the
+/// games whose draws count it).
+pub fn analysis_search(game: &dyn AnyGame) -> Result<tabula_ai::Choice, Error> {
+    let limits = tabula_ai::analysis::limits(game.game_type());
+    make_agent(game, tabula_ai::AiLevel::STRONGEST, ANALYSIS_SEED)?.choose(game, &limits)
+}
+
+/// The seed of the analysis searches (MCTS's playouts): fixed, so the same
+/// game always gets the same analysis.
+const ANALYSIS_SEED: u64 = 41;
+
+/// The engine's verdict on `game`'s position, by [`analysis_search`].
+pub fn analyse_position(game: &dyn AnyGame) -> Result<tabula_ai::analysis::Verdict, Error> {
+    tabula_ai::analysis::verdict(game, &mut analysis_search)
+}

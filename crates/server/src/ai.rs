@@ -84,8 +84,9 @@ fn random_pick(game: &dyn AnyGame, seed: u64) -> Result<Pick, Error> {
 }
 
 /// What an AI job is for, in the order they are served: a move in a game
-/// with a person comes before any hint, and both before the moves of
-/// games without a person (demos, which never take every worker).
+/// with a person comes before any hint, both before a position of a game
+/// analysis, and all before the moves of games without a person (demos,
+/// which never take every worker).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
     /// An AI seat's move in a game with a human seat (keyed by game).
@@ -94,6 +95,9 @@ pub enum Class {
     Hint,
     /// An AI seat's move in a game without a human seat (keyed by game).
     Demo,
+    /// One position of a game analysis (keyed by game): short jobs, so a
+    /// live move waits for at most one of them (`crate::analysis`).
+    Analysis,
 }
 
 /// The pool refused a job: too many of its class wait already.
@@ -103,6 +107,9 @@ pub struct Full;
 /// Hints that may wait at once; more are refused ("the AI is busy").
 /// Moves are never refused: each game has at most one waiting.
 pub const HINTS_QUEUED: usize = 64;
+/// Analysis positions that may wait at once (each running analysis has
+/// one waiting at a time).
+pub const ANALYSIS_QUEUED: usize = 16;
 
 /// How many recent waits the metrics summarise.
 const WAITS_KEPT: usize = 256;
@@ -151,6 +158,7 @@ impl Fair {
 struct Queue {
     moves: Fair,
     hints: Fair,
+    analysis: Fair,
     demos: Fair,
     /// Demo moves being computed: at most `workers - 1` (one worker is
     /// always free for the games with people).
@@ -184,7 +192,11 @@ pub struct AiPool {
 impl Queue {
     /// The next job to run, in class order.
     fn next(&mut self, demo_slots: usize) -> Option<Job> {
-        let job = self.moves.pop().or_else(|| self.hints.pop());
+        let job = self
+            .moves
+            .pop()
+            .or_else(|| self.hints.pop())
+            .or_else(|| self.analysis.pop());
         if job.is_some() || self.running_demos >= demo_slots {
             return job;
         }
@@ -202,6 +214,7 @@ pub struct PoolStats {
     pub queued_moves: usize,
     pub queued_hints: usize,
     pub queued_demos: usize,
+    pub queued_analysis: usize,
     pub done: u64,
     /// Median, 99th percentile and longest of the recent waits, in ms.
     pub wait_p50_ms: u64,
@@ -252,8 +265,14 @@ impl AiPool {
                 before
             }
             Class::Demo => {
-                let before = q.moves.len + q.hints.len + q.demos.len;
+                let before = q.moves.len + q.hints.len + q.analysis.len + q.demos.len;
                 q.demos.push(key, job);
+                before
+            }
+            Class::Analysis if q.analysis.len >= ANALYSIS_QUEUED => return Err(Full),
+            Class::Analysis => {
+                let before = q.moves.len + q.hints.len + q.analysis.len;
+                q.analysis.push(key, job);
                 before
             }
             Class::Hint if q.hints.len >= HINTS_QUEUED => return Err(Full),
@@ -302,6 +321,7 @@ impl AiPool {
             queued_moves: q.moves.len,
             queued_hints: q.hints.len,
             queued_demos: q.demos.len,
+            queued_analysis: q.analysis.len,
             done: q.done,
             wait_p50_ms: at(50),
             wait_p99_ms: at(99),
@@ -317,8 +337,8 @@ impl Drop for AiPool {
     }
 }
 
-/// A worker: moves first, then hints, then demos, until the pool is
-/// dropped.
+/// A worker: moves first, then hints, then analyses, then demos, until
+/// the pool is dropped.
 fn work(shared: &Shared, demo_slots: usize) {
     loop {
         let job = {
@@ -392,6 +412,41 @@ mod pool_tests {
         assert_eq!(
             *order.lock().expect("lock"),
             vec!["g1", "g2", "ann1", "bob1", "ann2"]
+        );
+    }
+
+    /// An analysis position waits for the moves and hints queued before
+    /// and after it, and goes before demos.
+    #[test]
+    fn analysis_after_moves_and_hints_before_demos() {
+        let pool = AiPool::new(1);
+        let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        pool.spawn(Class::Move, "busy", move || {
+            let _ = hold_rx.recv();
+        })
+        .expect("queued");
+        while pool.stats().running == 0 {
+            std::thread::yield_now();
+        }
+        let log = |name: &'static str| {
+            let order = Arc::clone(&order);
+            move || order.lock().expect("lock").push(name)
+        };
+        pool.spawn(Class::Demo, "d", log("demo")).expect("queued");
+        pool.spawn(Class::Analysis, "g", log("analysis"))
+            .expect("queued");
+        pool.spawn(Class::Hint, "ann", log("hint")).expect("queued");
+        let ahead = pool.spawn(Class::Move, "g1", log("move")).expect("queued");
+        assert_eq!(ahead, 1, "only the running job is ahead of a move");
+        assert_eq!(pool.stats().queued_analysis, 1);
+        hold_tx.send(()).expect("release");
+        while pool.stats().done < 5 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(
+            *order.lock().expect("lock"),
+            vec!["move", "hint", "analysis", "demo"]
         );
     }
 

@@ -3,6 +3,7 @@
 //! work, and routes the other instances' notes to the module they concern.
 //! Modules never use this file; the HTTP edge (`http`) does.
 
+use crate::analysis::Analyses;
 use crate::bot::Bots;
 use crate::common::limits::Limits;
 use crate::common::{Clock, RoundConfig};
@@ -26,6 +27,8 @@ pub struct App {
     pub ratings: Arc<Ratings>,
     pub tournaments: Arc<Tournaments>,
     pub(crate) bots: Arc<Bots>,
+    /// Game analyses: the queue, the results, this process's worker.
+    pub analyses: Arc<Analyses>,
     /// Who created which game in progress (quotas, stopping demos).
     pub(crate) creations: Arc<Creations>,
     /// Live channels open per client address.
@@ -67,6 +70,7 @@ impl App {
             Arc::clone(&lobby),
             Arc::clone(&users),
         ));
+        let analyses = Arc::new(Analyses::new(Arc::clone(&rounds)));
         let creations = Arc::new(Creations::new(Arc::clone(&rounds), Arc::clone(&limits)));
         let app = Arc::new(App {
             rounds,
@@ -75,6 +79,7 @@ impl App {
             ratings,
             tournaments,
             bots,
+            analyses,
             creations,
             sockets: Default::default(),
             limits,
@@ -90,6 +95,7 @@ impl App {
         app.ratings.start();
         app.tournaments.start();
         app.creations.start();
+        app.analyses.start();
         Ok(app)
     }
 

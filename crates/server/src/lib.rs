@@ -27,6 +27,7 @@
 //!   rules.
 
 pub mod ai;
+pub mod analysis;
 pub mod app;
 pub mod assets;
 pub mod bot;

@@ -36,6 +36,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("learn", &["common", "store", "error"]),
+    ("analysis", &["common", "store", "error", "round", "ai"]),
     (
         "app",
         &[
@@ -51,6 +52,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "lobby",
             "bot",
             "tournament",
+            "analysis",
         ],
     ),
     (
@@ -70,6 +72,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "bot",
             "tournament",
             "learn",
+            "analysis",
             "app",
         ],
     ),

@@ -93,6 +93,8 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
         "Run" => round_trip::<tabula_learn::Run>(json),
         "PuzzleCheck" => round_trip::<PuzzleCheck>(json),
         "PuzzleAnswer" => round_trip::<PuzzleAnswer>(json),
+        "AnalysisPending" => round_trip::<tabula_server::analysis::Pending>(json),
+        "AnalysisDone" => round_trip::<tabula_server::analysis::Finished>(json),
         "Progress" => round_trip::<tabula_server::learn::progress::Progress>(json),
         other => Err(format!("no type `{other}` in the test's table")),
     }

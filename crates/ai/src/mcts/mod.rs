@@ -542,6 +542,7 @@ impl<G: Evaluate> MctsAgent<G> {
             depth: None,
             ranked: roots.iter().map(|r| (r.action, r.mean())).collect(),
             exact: roots.len(),
+            seats: None,
         })
     }
 }
@@ -590,9 +591,14 @@ impl<G: Evaluate> MctsAgent<G> {
         let action = node
             .action
             .ok_or_else(|| Error::illegal("no legal action"))?;
+        let mut seats = [0.0; MAX_PLAYERS];
+        for (p, slot) in seats.iter_mut().enumerate().take(players) {
+            *slot = node.mean(p);
+        }
         Ok(Decision {
             action,
             value: node.mean(me),
+            seats: Some(seats),
             pv: principal_line(tree, best),
             nodes: iterations,
             depth: None,

@@ -861,6 +861,7 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
                 .map(|&(a, s)| (a, expected(s, me)))
                 .collect(),
             exact: r.exact,
+            seats: None,
         };
         Ok(decision
             .avoid(|a| state.is_retreat(a))

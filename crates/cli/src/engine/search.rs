@@ -77,6 +77,7 @@ mod tests {
             depth: Some(3),
             ranked: vec![],
             exact: 0,
+            values: vec![],
         };
         assert_eq!(
             answer(&choice, 500),

@@ -227,6 +227,7 @@ pub(crate) async fn record(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let (name, text) = app.rounds.record(&id).await?;
+    let text = app.analyses.annotate(&id, text).await?;
     let disposition = format!("attachment; filename=\"{name}\"");
     Ok((
         [

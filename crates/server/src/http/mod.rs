@@ -5,6 +5,7 @@
 //! endpoint with an example. Nothing below `http` knows about HTTP
 //! requests, only this edge and `error` do.
 
+pub mod analysis;
 pub mod bot;
 pub mod games;
 pub mod guard;
@@ -55,6 +56,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(bot::routes())
         .merge(tournament::routes())
         .merge(learn::routes())
+        .merge(analysis::routes())
         .fallback(assets::web)
         .with_state(Arc::clone(&app));
     guard::protect(router, app)
