@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, oneshot, Mutex};
 /// The most writes in one group.
 const GROUP_MAX: usize = 64;
 /// Groups in flight at once: while some commit, the next one gathers.
-const COMMITTERS: usize = 4;
+const COMMITTERS: usize = 2;
 /// Writes that may wait for a group; a writer beyond that waits its turn.
 const QUEUE: usize = 1024;
 
