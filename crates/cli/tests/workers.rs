@@ -1,6 +1,6 @@
 //! AI work on its own processes (issue 38): one `tabula serve --ai-workers
 //! 0` and two `tabula worker` processes on one PostgreSQL. The workers play
-//! the AI's moves (the web instance computes none and refuses hints); a
+//! the AI's moves and compute the hints (the web instance computes none); a
 //! worker killed with SIGKILL while it thinks hands its turn to the other
 //! once its short claim runs out; a worker stops cleanly on SIGTERM, and
 //! waits for a database it cannot reach. Needs `TABULA_TEST_PG` (started by
@@ -250,17 +250,19 @@ fn workers_play_the_ai_and_a_killed_one_hands_its_turn_over() {
     let addr = web.addr();
     let mut workers = [worker(&db), worker(&db)];
 
-    // The AI answers each move, played by a worker; the web instance
-    // refuses hints, in words a client translates.
+    // The AI answers each move, played by a worker; a hint asked of the
+    // web instance is computed by a worker too.
     let (id, token) = game_against(&addr, "level1", 5);
-    let (st, refused) = call(
+    let mut s = wait_for(&addr, &id, Duration::from_secs(5), |_| true);
+    let (st, hint) = call(
         &addr,
         "POST",
         &format!("/api/games/{id}/hint"),
         Some(json!({"token": token})),
     );
-    assert_eq!((st, refused["code"].as_str()), (503, Some("no_hints")));
-    let mut s = wait_for(&addr, &id, Duration::from_secs(5), |_| true);
+    assert_eq!(st, 200, "{hint}");
+    let legal = s["state"]["legal"].as_array().expect("legal");
+    assert!(legal.contains(&hint["action"]), "{hint} not in {legal:?}");
     for _ in 0..5 {
         let before = ply(&s);
         play(&addr, &id, &token, &s);
@@ -279,6 +281,37 @@ fn workers_play_the_ai_and_a_killed_one_hands_its_turn_over() {
         m["ai_done"].as_u64(),
         Some(0),
         "the web instance computed no AI: {m}"
+    );
+
+    // Its analysis, asked of the web instance, is computed by a worker:
+    // one entry per action.
+    let body = json!({"token": token});
+    let (st, v) = call(
+        &addr,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(body),
+    );
+    assert_eq!(st, 200, "{v}");
+    let path = format!("/api/games/{id}/analysis");
+    let (st, v) = call(&addr, "POST", &path, None);
+    assert_eq!(st, 202, "{v}");
+    let until = Instant::now() + Duration::from_secs(60);
+    let analysis = loop {
+        let (st, v) = call(&addr, "GET", &path, None);
+        if st != 202 {
+            assert_eq!(st, 200, "{v}");
+            break v;
+        }
+        assert!(Instant::now() < until, "no analysis within 60 s: {v}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let (_, game) = call(&addr, "GET", &format!("/api/games/{id}"), None);
+    let plies = game["history"].as_array().map_or(0, Vec::len);
+    assert_eq!(
+        analysis["plies"].as_array().map_or(0, Vec::len),
+        plies,
+        "{analysis}"
     );
 
     // A level-8 think (1.9 s) outlasts the claim (1.5 s): renewed while

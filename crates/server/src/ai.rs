@@ -378,13 +378,14 @@ mod pool_tests {
     use super::*;
     use std::sync::{Arc, Mutex};
 
-    /// With the only worker busy, a game's move overtakes earlier hints,
-    /// and hints alternate between people.
-    #[test]
-    fn moves_first_then_hints_round_robin() {
+    /// The order in which jobs ran, by name.
+    type Order = Arc<Mutex<Vec<&'static str>>>;
+
+    /// A pool of one worker held busy until the sender is used, and the
+    /// log of the jobs that ran after.
+    fn busy_pool() -> (AiPool, std::sync::mpsc::Sender<()>, Order) {
         let pool = AiPool::new(1);
         let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
-        let order = Arc::new(Mutex::new(Vec::new()));
         pool.spawn(Class::Move, "busy", move || {
             let _ = hold_rx.recv();
         })
@@ -393,10 +394,21 @@ mod pool_tests {
         while pool.stats().running == 0 {
             std::thread::yield_now();
         }
-        let log = |name: &'static str| {
-            let order = Arc::clone(&order);
-            move || order.lock().expect("lock").push(name)
-        };
+        (pool, hold_tx, Order::default())
+    }
+
+    /// A job that writes `name` in `order`.
+    fn logs(order: &Order, name: &'static str) -> impl FnOnce() + Send + 'static {
+        let order = Arc::clone(order);
+        move || order.lock().expect("lock").push(name)
+    }
+
+    /// With the only worker busy, a game's move overtakes earlier hints,
+    /// and hints alternate between people.
+    #[test]
+    fn moves_first_then_hints_round_robin() {
+        let (pool, hold_tx, order) = busy_pool();
+        let log = |name| logs(&order, name);
         pool.spawn(Class::Hint, "ann", log("ann1")).expect("queued");
         pool.spawn(Class::Hint, "ann", log("ann2")).expect("queued");
         pool.spawn(Class::Hint, "bob", log("bob1")).expect("queued");
@@ -419,20 +431,8 @@ mod pool_tests {
     /// and after it, and goes before demos.
     #[test]
     fn analysis_after_moves_and_hints_before_demos() {
-        let pool = AiPool::new(1);
-        let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
-        let order = Arc::new(Mutex::new(Vec::new()));
-        pool.spawn(Class::Move, "busy", move || {
-            let _ = hold_rx.recv();
-        })
-        .expect("queued");
-        while pool.stats().running == 0 {
-            std::thread::yield_now();
-        }
-        let log = |name: &'static str| {
-            let order = Arc::clone(&order);
-            move || order.lock().expect("lock").push(name)
-        };
+        let (pool, hold_tx, order) = busy_pool();
+        let log = |name| logs(&order, name);
         pool.spawn(Class::Demo, "d", log("demo")).expect("queued");
         pool.spawn(Class::Analysis, "g", log("analysis"))
             .expect("queued");

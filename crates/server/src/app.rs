@@ -95,7 +95,11 @@ impl App {
         app.ratings.start();
         app.tournaments.start();
         app.creations.start();
-        app.analyses.start();
+        // An instance that leaves AI work to `tabula worker` processes
+        // leaves them the analyses too.
+        if app.rounds.computes_ai() {
+            app.analyses.start();
+        }
         Ok(app)
     }
 
@@ -137,6 +141,12 @@ async fn follow_other_instances(
             }
             // An instance without AI left a turn to those that compute it.
             Note::AiTurn(id, version) => app.rounds.ai_turn_elsewhere(&id, version),
+            // A hint or an analysis was queued for the instances that
+            // compute AI.
+            Note::WorkQueued => {
+                app.rounds.hint_wanted_elsewhere();
+                app.analyses.queued_elsewhere();
+            }
             // Notes may have been missed: every live game and the lobby look.
             Note::Missed => {
                 app.lobby.ring();

@@ -93,7 +93,7 @@ pub fn status_of(e: &RoundError) -> StatusCode {
         RoundError::Rules(e) if e.kind == ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
         RoundError::Rules(_) | RoundError::BadRequest(_) => StatusCode::BAD_REQUEST,
         RoundError::AiBusy => StatusCode::TOO_MANY_REQUESTS,
-        RoundError::Unavailable | RoundError::NoHints => StatusCode::SERVICE_UNAVAILABLE,
+        RoundError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         RoundError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -167,7 +167,6 @@ pub fn code_of(e: &RoundError) -> (&'static str, Vec<(&'static str, String)>) {
         RoundError::UndoTimed => "undo_timed",
         RoundError::NoClaim => "no_claim",
         RoundError::AiBusy => "ai_busy",
-        RoundError::NoHints => "no_hints",
         RoundError::Busy => "busy",
         RoundError::Unavailable => "unavailable",
         RoundError::Internal(_) => "internal",

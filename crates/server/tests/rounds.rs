@@ -352,10 +352,9 @@ async fn a_database_of_the_previous_version_is_upgraded() {
 /// same ply, one on each instance, exactly one is accepted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_share_games_through_postgres() {
-    let Some(url) = common::postgres_or_skip("two_instances") else {
+    let Some(db) = common::instances_database("two_instances").await else {
         return;
     };
-    let db = common::fresh_database(&url, &format!("{}", temp_db("two").display())).await;
     let config = || tabula_server::RoundConfig {
         ai_pause: Duration::ZERO,
         ..Default::default()
@@ -483,10 +482,9 @@ async fn two_instances_share_games_through_postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn moves_cross_instances_as_deltas() {
     type Watch = broadcast::Receiver<tabula_server::round::actor::Published>;
-    let Some(url) = common::postgres_or_skip("deltas") else {
+    let Some(db) = common::instances_database("deltas").await else {
         return;
     };
-    let db = common::fresh_database(&url, &format!("{}", temp_db("delta").display())).await;
     let config = || tabula_server::RoundConfig {
         ai_pause: Duration::ZERO,
         ..Default::default()
@@ -589,10 +587,9 @@ async fn moves_cross_instances_as_deltas() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     use tabula_server::store::{Status, Store, StoredAction, StoredGame};
-    let Some(url) = common::postgres_or_skip("AI claims") else {
+    let Some(db) = common::instances_database("AI claims").await else {
         return;
     };
-    let db = common::fresh_database(&url, &format!("{}", temp_db("claims").display())).await;
     let config = || tabula_server::RoundConfig {
         ai_pause: Duration::ZERO,
         ai_sweep: Duration::from_millis(100),
@@ -698,14 +695,14 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
 /// An instance without AI threads (`--ai-workers 0`) leaves its AI turns
 /// to one that computes them (a `tabula worker`): the note of the turn
 /// sets the worker off (both sweeps are an hour away), an AI-only game
-/// watched on the web instance is played to its end too, and the web
-/// instance thinks for nothing and refuses hints.
+/// watched on the web instance is played to its end too, hints and an
+/// analysis asked of the web instance are computed by the worker, and the
+/// web instance thinks for nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
-    let Some(url) = common::postgres_or_skip("AI workers") else {
+    let Some(db) = common::instances_database("AI workers").await else {
         return;
     };
-    let db = common::fresh_database(&url, &format!("{}", temp_db("workers").display())).await;
     let config = |threads| {
         let mut c = tabula_server::RoundConfig {
             ai_pause: Duration::ZERO,
@@ -738,15 +735,17 @@ async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
             break;
         }
         assert_eq!(s["state"]["turn"]["seat"], 1, "{s}");
-        let refused = creator
+        // A hint asked of the web instance, computed by the worker.
+        let hint = creator
             .expect(
-                StatusCode::SERVICE_UNAVAILABLE,
+                StatusCode::OK,
                 "POST",
                 &format!("/api/games/{id}/hint"),
                 json!({"token": token}),
             )
             .await;
-        assert_eq!(refused["code"], "no_hints");
+        let legal = s["state"]["legal"].as_array().expect("legal");
+        assert!(legal.contains(&hint["action"]), "{hint}");
         creator
             .expect(
                 StatusCode::OK,
@@ -787,16 +786,36 @@ async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
         0,
         "the web instance thought for nothing"
     );
+
+    // An analysis asked of the web instance is taken by the worker (the
+    // test game has no engine to analyse it: the worker's refusal comes
+    // back; `crates/cli/tests/workers.rs` analyses a real game).
+    let path = format!("{path}/analysis");
+    let (status, v) = creator.call("POST", &path, Value::Null).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let (status, v) = common::poll(
+        "the worker's analysis",
+        Duration::from_millis(20),
+        || async {
+            let (status, v) = web.call("GET", &path, Value::Null).await;
+            (status != StatusCode::ACCEPTED).then_some((status, v))
+        },
+    )
+    .await;
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("analysis_failed")),
+        "{v}"
+    );
 }
 
 /// Two instances holding the same timed game, both past its flag with
 /// nobody connected: exactly one of them ends it, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_end_a_game_on_time_exactly_once() {
-    let Some(url) = common::postgres_or_skip("flag on two instances") else {
+    let Some(db) = common::instances_database("flag on two instances").await else {
         return;
     };
-    let db = common::fresh_database(&url, &format!("{}", temp_db("flag2").display())).await;
     let config = || tabula_server::RoundConfig {
         ai_pause: Duration::ZERO,
         ..Default::default()

@@ -52,6 +52,12 @@ impl Analyses {
         tokio::spawn(serve(Arc::downgrade(self)));
     }
 
+    /// Another instance queued an analysis: look at the queue now (a
+    /// worker not started here, on an instance without AI, ignores it).
+    pub fn queued_elsewhere(&self) {
+        self.wake.notify_one();
+    }
+
     fn now(&self) -> i64 {
         self.rounds.now()
     }
@@ -133,6 +139,10 @@ impl Analyses {
             Err(e) => return Err(e.into()),
         }
         self.wake.notify_one();
+        // The workers of other processes (`tabula worker`) too.
+        if let Err(e) = store.notify(&crate::store::Note::WorkQueued).await {
+            tracing::warn!(game = %id, "analysis not announced: {e}");
+        }
         Ok(State::Pending {
             running: false,
             done: 0,

@@ -393,7 +393,18 @@ impl Actor {
                 Ok(Plan::Change(change)) => self.commit(*change).await,
                 Ok(Plan::Answer(answer)) => Ok(answer),
                 Ok(Plan::Rematch(next)) => self.rematch(*next).await,
-                Ok(Plan::Hint { .. }) if !self.rounds.computes_ai() => Err(RoundError::NoHints),
+                Ok(Plan::Hint { seed, .. }) if !self.rounds.computes_ai() => {
+                    // Asked of the workers, while this task goes on
+                    // serving the game.
+                    let Some(reply) = reply.take() else { return };
+                    let (rounds, caller) = (Arc::clone(&self.rounds), caller.clone());
+                    let (id, version) = (self.round.id.clone(), self.round.stored);
+                    tokio::spawn(async move {
+                        let answer = rounds.hint_from_worker(&id, version, seed, &caller).await;
+                        let _ = reply.send(answer);
+                    });
+                    return;
+                }
                 Ok(Plan::Hint { game, seed }) => {
                     // Computed by the AI pool, while this task goes on
                     // serving the game; queued behind the games' moves.

@@ -53,9 +53,6 @@ pub enum RoundError {
     Busy,
     /// Too many hints wait for the AI workers: ask again in a moment.
     AiBusy,
-    /// This instance computes no AI (`--ai-workers 0`: its AI turns go to
-    /// `tabula worker` processes), so it gives no hints.
-    NoHints,
     /// The database cannot be written or read now (down, restarting, a
     /// full disk): nothing was changed, try again in a few seconds.
     Unavailable,
@@ -122,7 +119,6 @@ impl fmt::Display for RoundError {
             }
             RoundError::Busy => f.write_str("the game changed at the same moment: try again"),
             RoundError::AiBusy => f.write_str("the AI is busy: ask again in a moment"),
-            RoundError::NoHints => f.write_str("this server gives no hints"),
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod actor;
 pub mod clock;
 pub mod error;
 pub mod finish;
+mod hints;
 pub mod live;
 pub mod repo;
 pub mod seat;

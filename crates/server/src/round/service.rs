@@ -51,15 +51,17 @@ pub struct Rounds {
     /// The server's one clock.
     pub(crate) clock: Arc<Clock>,
     /// Turns true when the server shuts down: live channels close.
-    closing: watch::Sender<bool>,
+    pub(crate) closing: watch::Sender<bool>,
     /// This instance's name in AI claims.
-    instance: String,
+    pub(crate) instance: String,
     /// AI moves this instance has started computing.
     ai_jobs: AtomicU64,
     /// AI turns claimed here and not yet stored or given up.
     ai_thinking: AtomicUsize,
     /// The threads that think for AI seats and hints.
     pub(crate) ai: AiPool,
+    /// Rung when an instance without AI asks for a hint (`round/hints.rs`).
+    pub(crate) hints_wanted: tokio::sync::Notify,
 }
 
 impl Rounds {
@@ -80,6 +82,7 @@ impl Rounds {
             instance: random_id(),
             ai_jobs: AtomicU64::new(0),
             ai_thinking: AtomicUsize::new(0),
+            hints_wanted: tokio::sync::Notify::new(),
             ai,
         }
     }
@@ -88,6 +91,10 @@ impl Rounds {
     /// games nobody watches (AI turns, clocks, expiry) until `self` is gone.
     pub async fn start(self: &Arc<Self>) -> Result<(), String> {
         self.fill_in_status().await?;
+        // Only PostgreSQL is shared with instances that compute no AI.
+        if self.computes_ai() && self.store_engine() == "postgres" {
+            self.serve_hints();
+        }
         spawn_sweep(
             self,
             |r| r.config.ai_sweep,

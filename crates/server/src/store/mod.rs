@@ -100,6 +100,9 @@ pub enum Note {
     /// instance that wrote it computes no AI (`--ai-workers 0`): an
     /// instance that does (a `tabula worker`) claims the turn.
     AiTurn(String, u64),
+    /// A job for the instances that compute AI was queued: a hint
+    /// (`round/hints.rs`) or an analysis (`analysis/`).
+    WorkQueued,
 }
 
 /// A stored game.

@@ -32,6 +32,8 @@ const REVOKED_NOTE: &str = "!";
 const CHAT_NOTE: &str = "#";
 /// The prefix of an AI turn left to workers: `?<game> <version>`.
 const AI_TURN_NOTE: &str = "?";
+/// A job queued for the workers (no game id starts with `%`).
+const WORK_NOTE: &str = "%work";
 
 mod group_commit;
 
@@ -631,6 +633,7 @@ fn payload_of(note: &Note) -> Option<String> {
         Note::Lobby => LOBBY_NOTE.to_string(),
         Note::Revoked(text) => format!("{REVOKED_NOTE}{text}"),
         Note::AiTurn(id, version) => format!("{AI_TURN_NOTE}{id} {version}"),
+        Note::WorkQueued => WORK_NOTE.to_string(),
         Note::Missed => return None,
     })
 }
@@ -639,6 +642,9 @@ fn payload_of(note: &Note) -> Option<String> {
 fn parse_note(payload: &str) -> Option<Note> {
     if payload == LOBBY_NOTE {
         return Some(Note::Lobby);
+    }
+    if payload == WORK_NOTE {
+        return Some(Note::WorkQueued);
     }
     if let Some(text) = payload.strip_prefix(REVOKED_NOTE) {
         return Some(Note::Revoked(text.to_string()));
@@ -754,6 +760,7 @@ mod tests {
             Note::Lobby,
             Note::Revoked("u:ana 5".into()),
             Note::AiTurn("abc123".into(), 7),
+            Note::WorkQueued,
         ];
         for note in notes {
             let payload = payload_of(&note).expect("a payload");

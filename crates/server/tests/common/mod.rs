@@ -112,6 +112,15 @@ pub async fn address(db: &std::path::Path) -> String {
     fresh_database(&url, &db.to_string_lossy()).await
 }
 
+/// A fresh PostgreSQL database for a test of several instances, named
+/// after `what`; `None` when there is no PostgreSQL (skipped, or a
+/// failure when the run promised one).
+pub async fn instances_database(what: &str) -> Option<String> {
+    let url = postgres_or_skip(what)?;
+    let key = temp_db(&what.replace(' ', "-"));
+    Some(fresh_database(&url, &key.display().to_string()).await)
+}
+
 /// A database on the server at `url` named after `key`, created if missing.
 pub async fn fresh_database(url: &str, key: &str) -> String {
     use std::hash::{Hash, Hasher};

@@ -13,6 +13,7 @@ use crate::store::{StoreError, Write};
 use deadpool_postgres::{Pool, Transaction};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, Mutex};
+use tokio_postgres::types::ToSql;
 
 /// The most writes in one group.
 const GROUP_MAX: usize = 64;
@@ -151,45 +152,31 @@ async fn write_one(tx: &Transaction<'_>, w: &Write) -> Result<u64, StoreError> {
     let note = game_note(&w.game, w.version + 1, Some(w.keep));
     let version = w.version as i64;
     let to_move = w.status.to_move.map(i16::from);
+    // The parameters both statements begin with: the game, its version,
+    // the status and the meta.
+    let status: [&(dyn ToSql + Sync); 8] = [
+        &w.game,
+        &version,
+        &w.status.result,
+        &w.status.ai_turn,
+        &w.meta,
+        &to_move,
+        &w.status.deadline,
+        &w.status.rating_due,
+    ];
     let changed = if !w.truncate && !w.players_changed() {
         let plies: Vec<i32> = (0..w.actions.len()).map(|i| (w.keep + i) as i32).collect();
         let actors: Vec<Option<i16>> = w.actions.iter().map(|a| a.actor.map(i16::from)).collect();
         let texts: Vec<&str> = w.actions.iter().map(|a| a.text.as_str()).collect();
+        let mut params = status.to_vec();
+        let tail: [&(dyn ToSql + Sync); 5] = [&plies, &actors, &texts, &CHANNEL, &note];
+        params.extend(tail);
         let statement = tx.prepare_cached(APPEND).await.map_err(failed)?;
-        let rows = tx
-            .query(
-                &statement,
-                &[
-                    &w.game,
-                    &version,
-                    &w.status.result,
-                    &w.status.ai_turn,
-                    &w.meta,
-                    &to_move,
-                    &w.status.deadline,
-                    &w.status.rating_due,
-                    &plies,
-                    &actors,
-                    &texts,
-                    &CHANNEL,
-                    &note,
-                ],
-            )
-            .await
-            .map_err(failed)?;
+        let rows = tx.query(&statement, &params).await.map_err(failed)?;
         !rows.is_empty()
     } else {
-        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 9] = [
-            &w.game,
-            &version,
-            &w.status.result,
-            &w.status.ai_turn,
-            &w.meta,
-            &to_move,
-            &w.status.deadline,
-            &w.status.rating_due,
-            &w.truncate,
-        ];
+        let mut params = status.to_vec();
+        params.push(&w.truncate);
         let changed = exec(tx, UPDATE, &params).await? == 1;
         if changed {
             if w.truncate {
