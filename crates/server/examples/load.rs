@@ -262,7 +262,7 @@ async fn play_one(
     rng: &mut SmallRng,
     deadline: Instant,
     stats: &Mutex<Stats>,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<(), Error> {
     let game = app.rounds.registry.create(name, None)?;
     let seats = (0..game.num_players())
         .map(|_| SeatRequest::human())
@@ -281,11 +281,7 @@ async fn play_one(
         .map_err(|e| e.to_string())?;
     let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();
     let url = format!("ws://{addr}/api/games/{}/ws", created.id);
-    let socket = tokio::net::TcpSocket::new_v4()?;
-    socket.bind(local)?;
-    let tcp = socket.connect(addr).await?;
-    tcp.set_nodelay(true)?;
-    let (mut ws, _) = tokio_tungstenite::client_async(url, tcp).await?;
+    let mut ws = connect((addr, local), &url).await?;
     let mut state = Value::Null;
     let mut rid = 0u64;
     let mut want = 0u64;

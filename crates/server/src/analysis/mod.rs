@@ -21,6 +21,7 @@ mod service;
 
 pub use service::Analyses;
 
+use crate::store::typed::Claimable;
 use serde::{Deserialize, Serialize};
 use tabula_ai::analysis::Analysis;
 
@@ -56,12 +57,18 @@ pub struct Claim {
     pub at: i64,
 }
 
-impl Job {
-    /// Whether a worker may take it at `now`.
-    pub fn free(&self, now: i64) -> bool {
+impl Claimable for Job {
+    fn free(&self, now: i64) -> bool {
         self.claim
             .as_ref()
             .is_none_or(|c| now - c.at >= CLAIM_STALE_MS)
+    }
+
+    fn take(&mut self, by: &str, now: i64) {
+        self.claim = Some(Claim {
+            by: by.to_string(),
+            at: now,
+        });
     }
 }
 

@@ -2,14 +2,13 @@
 //! stands, and the worker that serves the queue on this process's AI pool.
 
 use super::{
-    Claim, Job, Refusal, State, Stored, CLAIM_STALE_MS, JOB_KIND, KIND, MAX_ACTIONS, PER_PLAYER,
-    QUEUED,
+    Job, Refusal, State, Stored, CLAIM_STALE_MS, JOB_KIND, KIND, MAX_ACTIONS, PER_PLAYER, QUEUED,
 };
 use crate::ai::{Class, Full};
 use crate::common::random_id;
 use crate::error::ApiError;
 use crate::round::Rounds;
-use crate::store::typed::{update_json, ChangeError};
+use crate::store::typed::{claim_jobs, update_json, ChangeError, Claimable};
 use crate::store::{Doc, StoreError};
 use axum::http::StatusCode;
 use std::collections::HashMap;
@@ -178,36 +177,9 @@ impl Analyses {
     /// Take the oldest job no live worker holds, by compare-and-set on its
     /// claim: `None` when there is none.
     async fn claim_next(&self) -> Result<Option<(String, Job)>, StoreError> {
-        let now = self.now();
         let store = &self.rounds.store;
-        for doc in store.doc_list(JOB_KIND, None, now, QUEUED).await? {
-            let Ok(job) = serde_json::from_str::<Job>(&doc.body) else {
-                tracing::warn!("analysis job `{}` cannot be read: dropped", doc.id);
-                store.doc_delete(JOB_KIND, &doc.id).await?;
-                continue;
-            };
-            if !job.free(now) {
-                continue;
-            }
-            let me = self.instance.clone();
-            let taken = update_json::<Job, (), ()>(store, (JOB_KIND, &doc.id), 1, now, None, |j| {
-                Ok(j.free(now).then(|| {
-                    j.claim = Some(Claim {
-                        by: me.clone(),
-                        at: now,
-                    })
-                }))
-            })
-            .await;
-            match taken {
-                Ok(Some(((), job))) => return Ok(Some((doc.id, job))),
-                // Another worker came first, or the job is gone.
-                Ok(None) | Err(ChangeError::Store(StoreError::Conflict | StoreError::Missing)) => {}
-                Err(ChangeError::Store(e)) => return Err(e),
-                Err(ChangeError::Refused(())) => {}
-            }
-        }
-        Ok(None)
+        let taken = claim_jobs::<Job>(store, JOB_KIND, &self.instance, self.now(), (QUEUED, 1));
+        Ok(taken.await?.pop())
     }
 
     /// Renew this worker's claim on job `id`: `false` when it is no longer

@@ -9,7 +9,7 @@
 use super::{sender_key, Caller, Reply, RoundError, Rounds};
 use crate::ai::{self, Class, Pick};
 use crate::common::random_id;
-use crate::store::typed::update_json;
+use crate::store::typed::{claim_jobs, update_json, Claimable};
 use crate::store::{Doc, Note, StoreError};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -54,6 +54,16 @@ enum Answer {
     Failed {
         reason: String,
     },
+}
+
+impl Claimable for Job {
+    fn free(&self, now: i64) -> bool {
+        self.answer.is_none() && self.claim.as_ref().is_none_or(|c| c.1 < now)
+    }
+
+    fn take(&mut self, by: &str, now: i64) {
+        self.claim = Some((by.to_string(), now + CLAIM_MS));
+    }
 }
 
 impl Rounds {
@@ -151,25 +161,11 @@ impl Rounds {
     async fn take_hint_jobs(self: &Arc<Self>) -> Result<(), StoreError> {
         let now = self.now();
         let _ = self.store.doc_purge(KIND, now).await;
-        for doc in self.store.doc_list(KIND, None, now, BATCH).await? {
-            let Ok(job) = serde_json::from_str::<Job>(&doc.body) else {
-                continue;
-            };
-            let free = job.answer.is_none() && job.claim.as_ref().is_none_or(|c| c.1 < now);
-            if !free {
-                continue;
-            }
-            let me = self.instance.clone();
-            let claimed =
-                update_json::<Job, (), ()>(&self.store, (KIND, &doc.id), 1, now, None, |j| {
-                    let free = j.answer.is_none() && j.claim.as_ref().is_none_or(|c| c.1 < now);
-                    Ok(free.then(|| j.claim = Some((me.clone(), now + CLAIM_MS))))
-                })
-                .await;
-            if let Ok(Some(_)) = claimed {
-                let rounds = Arc::clone(self);
-                tokio::spawn(async move { rounds.answer_hint_job(&doc.id, job).await });
-            }
+        let jobs =
+            claim_jobs::<Job>(&self.store, KIND, &self.instance, now, (BATCH, BATCH)).await?;
+        for (id, job) in jobs {
+            let rounds = Arc::clone(self);
+            tokio::spawn(async move { rounds.answer_hint_job(&id, job).await });
         }
         Ok(())
     }

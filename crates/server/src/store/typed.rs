@@ -126,3 +126,51 @@ where
     )
     .await
 }
+
+/// A job document that workers take by compare-and-set (a hint, an
+/// analysis: lila's fishnet, the queue being the documents themselves).
+pub trait Claimable: Serialize + DeserializeOwned {
+    /// Whether a worker may take it at `now` (nobody holds it, or its
+    /// holder's claim ran out).
+    fn free(&self, now: i64) -> bool;
+    /// Mark it taken by worker `by` at `now`.
+    fn take(&mut self, by: &str, now: i64);
+}
+
+/// Take for worker `by` up to `want` of the jobs of `kind` free at `now`
+/// (the oldest `limit` looked at); each job as taken. A job another worker
+/// takes first is left to it; one that cannot be read is dropped.
+pub async fn claim_jobs<T: Claimable>(
+    store: &Store,
+    kind: &'static str,
+    by: &str,
+    now: i64,
+    (limit, want): (usize, usize),
+) -> Result<Vec<(String, T)>, StoreError> {
+    let mut taken = Vec::new();
+    for doc in store.doc_list(kind, None, now, limit).await? {
+        if taken.len() >= want {
+            break;
+        }
+        let Ok(job) = serde_json::from_str::<T>(&doc.body) else {
+            tracing::warn!("{kind} `{}` cannot be read: dropped", doc.id);
+            store.doc_delete(kind, &doc.id).await?;
+            continue;
+        };
+        if !job.free(now) {
+            continue;
+        }
+        let claimed = update_json::<T, (), ()>(store, (kind, &doc.id), 1, now, None, |j| {
+            Ok(j.free(now).then(|| j.take(by, now)))
+        })
+        .await;
+        match claimed {
+            Ok(Some(((), job))) => taken.push((doc.id, job)),
+            // Another worker came first, or the job is gone.
+            Ok(None) | Err(ChangeError::Refused(())) => {}
+            Err(ChangeError::Store(StoreError::Conflict | StoreError::Missing)) => {}
+            Err(ChangeError::Store(e)) => return Err(e),
+        }
+    }
+    Ok(taken)
+}
