@@ -663,15 +663,23 @@ async fn a_game_not_created_yet_is_not_named_as_a_players_game() {
         t["rounds"].as_array().map_or(0, Vec::len) == 1
     })
     .await;
-    let mine = people[0]
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/tournaments/{id}"),
-            Value::Null,
-        )
-        .await;
-    let game = mine["my_game"].as_str().expect("her game").to_string();
+    // Her game is named once it exists, a moment after the pairing.
+    let until = std::time::Instant::now() + common::POLL_LIMIT;
+    let game = loop {
+        let mine = people[0]
+            .expect(
+                StatusCode::OK,
+                "GET",
+                &format!("/api/tournaments/{id}"),
+                Value::Null,
+            )
+            .await;
+        if let Some(game) = mine["my_game"].as_str() {
+            break game.to_string();
+        }
+        assert!(std::time::Instant::now() < until, "her game: {mine}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
     game_view(&srv, &game).await;
     // The moment between the wave's write and its games': the wave names
     // a game the store does not have yet.
