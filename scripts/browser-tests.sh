@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
 # Every string key of the app exists in every web/locales/*.json (node only).
-node --test web-tests/i18n.test.mjs web-tests/hint.test.mjs web-tests/clock.test.mjs web-tests/refusal.test.mjs
+node --test web-tests/i18n.test.mjs web-tests/hint.test.mjs web-tests/guide.test.mjs web-tests/clock.test.mjs web-tests/refusal.test.mjs
 
 scripts/install-test-deps.sh
 

@@ -2,7 +2,9 @@
 // phone-sized page (a wrong answer shows its reason, the right one its
 // stars, kept in the browser), the first lesson of each game in French and
 // English, a puzzle solved then one failed (the puzzle rating moves up,
-// then down), and axe-core on the new pages.
+// then down), a guided first game in French and in English (the guide
+// names what was played and suggests what to look at, then is switched
+// off), and axe-core on the new pages.
 //
 // Needs a running server at TABULA_URL (scripts/browser-tests.sh starts
 // one) and Chromium at CHROMIUM (default /usr/bin/chromium).
@@ -200,3 +202,68 @@ test('axe-core finds no serious problem on the learn, lesson and puzzle pages', 
   assert.deepEqual(found, []);
   await context.close();
 });
+
+const SHOTS = process.env.SCREENSHOTS || path.resolve('screenshots');
+
+/** The game on the page: its id from the address, its state from the API. */
+async function gameNow(page) {
+  const id = (await page.evaluate(() => location.hash)).replace('#/game/', '');
+  return { id, ...(await (await fetch(`${BASE}/api/games/${id}`)).json()) };
+}
+
+/**
+ * Play `moves` turns of mine in the guided game on `page`: each time it is
+ * my move, the guide's suggestion is read, then the first legal action
+ * is tapped.
+ */
+async function playGuided(page, game, moves) {
+  const looks = [];
+  for (let i = 0; i < moves; i++) {
+    await page.waitForSelector('section.game[data-turn="mine"] .guide-body[data-look]:not([hidden])', { timeout: 30000 });
+    looks.push(await page.locator('.guide-look').innerText());
+    const g = await gameNow(page);
+    const ply = g.state.ply;
+    const action = g.state.legal[0];
+    await tap(page, game, action);
+    await page.waitForFunction((p) => Number(document.querySelector('section.game')?.dataset.ply) > p, ply);
+  }
+  return looks;
+}
+
+for (const [lang, locale, game, said, look] of [
+  ['fr', 'fr-FR', 'dragonchess', /^Vous : [A-Z]/m, /Avant de jouer|Trois plateaux|Mettez de nouvelles|Votre Roi|Vous pouvez prendre|échec/],
+  ['en', 'en-GB', 'stelpur', /Dice rolled: \d-\d/, /Your roll gives moves? of \d/],
+]) {
+  test(`a guided first game of ${game} on a phone (${lang}): the guide names each move, then is switched off`, async () => {
+    const { context, page, errors } = await phone(locale, `10.88.3.${lang === 'fr' ? 1 : 2}`);
+    await page.goto(`${BASE}/#/learn/${game}`);
+    await page.waitForSelector('section.learn .guided button[data-guided]');
+    await page.locator('.guided button[data-guided]').first().click();
+    await page.waitForSelector('section.game .guide:not([hidden])');
+    // A normal game against the gentlest AI.
+    const g = await gameNow(page);
+    assert.equal(g.state.players[1].kind, 'ai');
+    assert.equal(g.state.players[1].level, 'level1');
+    const looks = await playGuided(page, game, 3);
+    assert.ok(looks.some((l) => look.test(l)), `${game}: ${looks.join(' | ')}`);
+    await page.waitForSelector('section.game[data-turn="mine"] .guide-body:not([hidden])', { timeout: 30000 });
+    const text = await page.locator('.guide-said').innerText();
+    assert.match(text, said);
+    // The AI's reply is named too, by its side.
+    const other = (await gameNow(page)).state.players[1].side;
+    assert.ok(text.split('\n').some((l) => !l.startsWith(lang === 'fr' ? 'Vous' : 'You') && l.length > 0), text);
+    assert.ok(other);
+    await page.screenshot({ path: path.join(SHOTS, `guided-${game}-${lang}.png`), fullPage: true });
+    assert.deepEqual(await serious(page), []);
+    // Switched off: the guide says nothing more, here and after a reload.
+    await page.locator('.guide-switch input').click();
+    assert.equal(await page.locator('.guide-body').isHidden(), true);
+    assert.equal(await page.evaluate(() => localStorage.getItem('tabula.guide.off')), '1');
+    await page.reload();
+    await page.waitForSelector('section.game .guide:not([hidden])');
+    assert.equal(await page.locator('.guide-body').isHidden(), true);
+    assert.equal(await page.locator('.guide-switch input').isChecked(), false);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

@@ -229,7 +229,7 @@ async function route() {
     }
     else if (parts[0] === 'leaderboard' && parts[1]) await leaderboardPage(main, decodeURIComponent(parts[1]));
     else if (parts[0] === 'rules' && parts[1]) await rules(parts[1], parts[2] === 'reference');
-    else if (parts[0] === 'learn' && !parts[1]) await learnHome(main);
+    else if (parts[0] === 'learn' && !parts[1]) await learnHome(main, toast);
     else if (parts[0] === 'learn') {
       page = new LessonPage(main, parts[1], parts.slice(2).join('/') || null, toast);
       await page.open();

@@ -10,6 +10,7 @@ import { chart, summary, MARKS } from './analysis.js';
 import { t, hasKey, translateStatic } from './i18n.js';
 import { ChatPanel } from './chat.js';
 import { Clocks } from './clock.js';
+import { isGuided, guideOn, setGuideOn, recent, happened, suggest, words } from './guide.js';
 
 const narrow = window.matchMedia('(max-width: 760px)');
 
@@ -155,6 +156,13 @@ export class GamePage {
           <button type="button" class="level-note ghost" hidden></button>
           <div class="board-host" id="board"></div>
           <p class="refusal" role="alert" hidden></p>
+          <section class="guide" hidden data-i18n-attr="aria-label:guide.title">
+            <label class="guide-switch"><input type="checkbox" role="switch"> <span data-i18n="guide.switch"></span></label>
+            <div class="guide-body" aria-live="polite">
+              <ul class="guide-said"></ul>
+              <p class="guide-look"></p>
+            </div>
+          </section>
           <div class="under">
             <div class="extra"></div>
             <div class="buttons"></div>
@@ -239,6 +247,10 @@ export class GamePage {
     // Content-Security-Policy forbids them).
     this.el('.links').addEventListener('click', (e) => {
       if (e.target.matches('input[readonly]')) e.target.select();
+    });
+    this.el('.guide input').addEventListener('change', (e) => {
+      setGuideOn(e.target.checked);
+      this.showGuide(this.frame());
     });
     this.el('.level-note').addEventListener('click', (e) => {
       this.level = Number(e.currentTarget.dataset.level);
@@ -533,6 +545,7 @@ export class GamePage {
     this.showOver(f);
     this.showBoard(f);
     this.showUnderBoard(f);
+    this.showGuide(f);
     this.showPlayers(f);
     this.showStatus(f);
     this.showControls(f);
@@ -628,6 +641,34 @@ export class GamePage {
       .map((a) => `<button type="button" data-action="${esc(a)}">${esc(this.module.label(a))}</button>`).join('');
     this.el('#legal-list').innerHTML = (myTurn ? s.legal : []).slice(0, 500).map((a) => `<option value="${esc(a)}">`).join('');
     this.el('.typemove').hidden = !myTurn;
+  }
+
+  /**
+   * The guide of a guided first game (started from `#/learn/<game>` in
+   * this browser): what was just played and what to look at, for the live
+   * position; its switch is remembered for every game.
+   */
+  showGuide({ g }) {
+    const box = this.el('.guide');
+    const mine = new Set(Object.keys(this.mine()).map(Number));
+    box.hidden = !mine.size || !isGuided(this.id);
+    if (box.hidden) return;
+    const on = guideOn();
+    box.querySelector('input').checked = on;
+    box.classList.toggle('off', !on);
+    const body = box.querySelector('.guide-body');
+    body.hidden = !on;
+    if (!on) return;
+    const level = (n) => this.module.levels?.find((l) => l.n === n)?.name ?? String(n);
+    const tip = suggest(g.game, g, mine);
+    const { said, look } = words(g.game, happened(g.game, recent(g.history, mine)), tip, {
+      t, side: (seat) => this.sideName(seat), level, mine, describe: (a) => this.module.describe?.(a) ?? a,
+    });
+    const html = said.map((x) => `<li>${esc(x)}</li>`).join('');
+    // Written only when it changes: a live region repeats what it is given.
+    if (body.dataset.said !== html) { body.querySelector('.guide-said').innerHTML = html; body.dataset.said = html; }
+    if (body.querySelector('.guide-look').textContent !== look) body.querySelector('.guide-look').textContent = look;
+    body.dataset.look = tip.key;
   }
 
   showPlayers({ s }) {

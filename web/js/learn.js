@@ -2,10 +2,13 @@
 //   #/learn                 the games, with the lessons done so far
 //   #/learn/<game>[/<id>]   a game's lessons, one exercise at a time
 //   #/puzzles/<game>        rated puzzles
+// and a guided first game: a real game against the gentlest AI, with the
+// guide of `guide.js` beside the board.
 // The engine judges every answer (`POST /api/learn/check`,
 // `/api/puzzles/check`); this browser keeps the stars and the puzzle
 // rating in localStorage; an account's are kept by the server as well.
-import { api } from './api.js';
+import { api, rememberSeat, playerName } from './api.js';
+import { markGuided } from './guide.js';
 import { BoardView } from './board.js';
 import { boards } from './boards/index.js';
 import { t, language } from './i18n.js';
@@ -58,7 +61,7 @@ async function sidesOf(game) {
 const title = (game) => gameText(game, 'title', game);
 
 /** `#/learn`: each game with its lessons and puzzles. */
-export async function learnHome(main) {
+export async function learnHome(main, toast) {
   await syncProgress();
   const { games } = await api('/api/learn');
   const done = progress().lessons;
@@ -75,11 +78,52 @@ export async function learnHome(main) {
         <a class="button" href="#/learn/${esc(g.game)}">${esc(t('learn.lessons'))}</a>
         ${g.puzzles ? `<a class="button ghost" href="#/puzzles/${esc(g.game)}">${esc(t('learn.puzzles'))}</a>` : ''}
       </div>
+      <div class="row">${guidedButtons(g.game, 'ghost')}</div>
     </article>`;
   }).join('');
   main.innerHTML = `
     <section class="intro"><h1>${esc(t('learn.title'))}</h1><p>${esc(t('learn.intro'))}</p></section>
     <section class="cards">${cards}</section>`;
+  wireGuided(main.querySelector('.cards'), toast);
+}
+
+/** The specs of a game's guided first games: Gildervaik's two modes play differently. */
+const GUIDED_SPECS = { gildervaik: ['gildervaik', 'gildervaik(mode=warrior)'] };
+/** The gentlest AI level, the guided game's opponent. */
+const GENTLE = 'level1';
+
+/** The buttons that start a guided first game of `game`. */
+function guidedButtons(game, cls = '') {
+  return (GUIDED_SPECS[game] || [game]).map((spec) => {
+    const label = spec.includes('mode=warrior') ? t('guide.startWarrior') : t('guide.start');
+    return `<button type="button" class="${cls}" data-guided="${esc(spec)}">${esc(label)}</button>`;
+  }).join(' ');
+}
+
+/**
+ * Start a guided first game of `spec`: a normal game (the usual creation
+ * API) with the first seat the player's and every other the gentlest AI,
+ * remembered as guided in this browser, then opened.
+ */
+async function startGuided(spec, toast) {
+  try {
+    const game = spec.split('(')[0];
+    const seats = (await sidesOf(game)).map((_, i) => (i === 0
+      ? { type: 'human', name: playerName() || undefined }
+      : { type: 'ai', level: GENTLE }));
+    const res = await api('/api/games', { spec, seats });
+    for (const s of res.tokens) rememberSeat(res.id, s.seat, s.token);
+    markGuided(res.id);
+    location.hash = `#/game/${res.id}`;
+  } catch (err) { toast?.(err.message, true); }
+}
+
+/** Wire the guided-game buttons inside `el`. */
+function wireGuided(el, toast) {
+  el.addEventListener('click', (e) => {
+    const spec = e.target.closest('[data-guided]')?.dataset.guided;
+    if (spec) startGuided(spec, toast);
+  });
 }
 
 /** Level tabs for Dragonchess on a phone: one level shown at a time. */
@@ -197,7 +241,9 @@ export class LessonPage {
     });
     const section = this.main.querySelector('section.learn');
     section.dataset.lesson = this.lesson.id;
-    section.querySelector('.more').innerHTML = `<details class="lesson-list"><summary>${esc(t('learn.allLessons'))}</summary><ol>${list}</ol></details>`;
+    section.querySelector('.more').innerHTML = `<details class="lesson-list"><summary>${esc(t('learn.allLessons'))}</summary><ol>${list}</ol></details>
+      <div class="guided"><h2>${esc(t('guide.title'))}</h2><p>${esc(t('guide.intro'))}</p><div class="row">${guidedButtons(this.game)}</div></div>`;
+    wireGuided(section.querySelector('.guided'), this.toast);
     section.querySelector('.controls').innerHTML = `
       <button type="button" class="ghost" data-do="hint">${esc(t('learn.hint'))}</button>
       <button type="button" class="ghost" data-do="retry">${esc(t('learn.retry'))}</button>
@@ -323,7 +369,12 @@ export class PuzzlePage {
     try { run = await this.check(); } catch (err) { this.actions.pop(); this.toast(err.message, true); return; }
     const fresh = run.state.steps.slice(this.shown);
     this.shown = run.state.steps.length;
-    if (run.status === 'going') { this.exercise.show(run.state, this.seat, fresh); return; }
+    if (run.status === 'going') {
+      this.exercise.show(run.state, this.seat, fresh);
+      // A longer puzzle: the reply was played, the solver goes on.
+      if (run.state.to_move === this.seat) this.say(esc(t('learn.goodGoOn')), 'going');
+      return;
+    }
     this.over = true;
     const me = this.mine();
     const before = Math.round(me.rating.rating);

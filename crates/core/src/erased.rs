@@ -48,6 +48,9 @@ pub trait AnyGame: Send + Sync {
     /// The legal actions whose text leaves out cells they pass through,
     /// each with its route ([`Game::action_route`]).
     fn legal_routes(&self) -> Vec<(String, Vec<String>)>;
+    /// The legal actions that take a piece ([`ActionFacts::capture`]), so
+    /// a client can point at a capture without knowing the rules.
+    fn legal_captures(&self) -> Vec<String>;
     /// Check and play one action given as text; returns its canonical text
     /// and what it did (judged before it is played). On error nothing
     /// changes.
@@ -170,6 +173,17 @@ impl<G: Game> AnyGame for Erased<G> {
                 let route = self.state.action_route(a);
                 (!route.is_empty()).then(|| (self.state.action_text(a), route))
             })
+            .collect()
+    }
+    fn legal_captures(&self) -> Vec<String> {
+        if !matches!(self.state.turn(), Turn::Player(_)) {
+            return Vec::new();
+        }
+        self.state
+            .actions_here()
+            .into_iter()
+            .filter(|&a| self.state.action_facts(a).capture)
+            .map(|a| self.state.action_text(a))
             .collect()
     }
     fn play_text(&mut self, text: &str) -> Result<Played, Error> {

@@ -435,6 +435,10 @@ pub struct GameState {
     /// with every cell of their path (see `HistoryEntry::route`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub routes: BTreeMap<String, Vec<String>>,
+    /// The legal actions that take a piece (the engine's facts), for the
+    /// guide of a first game to point at.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub captures: Vec<String>,
     pub result: Option<ResultInfo>,
     pub players: Vec<PlayerInfo>,
     /// Seats (0-based) that offer a draw now.

@@ -1133,6 +1133,7 @@ mod tests {
                     with_legal = with_legal.max(text.len());
                     view.state.routes.clear();
                     view.state.legal.clear();
+                    view.state.captures.clear();
                     let text = crate::protocol::ServerMessage::Update(view).to_json();
                     if text.len() > largest {
                         (largest, at) = (text.len(), from);

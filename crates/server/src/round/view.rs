@@ -68,9 +68,13 @@ impl Round {
             (false, Turn::Chance) => TurnInfo::Chance,
             (false, Turn::Player(p)) => TurnInfo::Player { seat: p.0 },
         };
-        let (legal, routes) = match self.to_move() {
-            Some(_) => (self.game.legal_actions(), self.game.legal_routes()),
-            None => (Vec::new(), Vec::new()),
+        let (legal, routes, captures) = match self.to_move() {
+            Some(_) => (
+                self.game.legal_actions(),
+                self.game.legal_routes(),
+                self.game.legal_captures(),
+            ),
+            None => (Vec::new(), Vec::new(), Vec::new()),
         };
         GameState {
             ply: self.history.len(),
@@ -78,6 +82,7 @@ impl Round {
             turn,
             legal,
             routes: routes.into_iter().collect(),
+            captures,
             result: self.ending().map(|e| ResultInfo {
                 how: (e.reason == EndReason::Board)
                     .then(|| self.game.end_reason())
