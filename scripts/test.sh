@@ -22,6 +22,8 @@ else
 fi
 
 cargo test --workspace
+echo "== every stored mate in 2 and 3 proved again (the fast test samples the long proofs) =="
+cargo test -p tabula-learn --test puzzles -- --ignored
 if [ -n "${TABULA_TEST_PG:-}" ]; then
   echo "== the server's game tests on PostgreSQL =="
   TABULA_TEST_STORE=postgres cargo test -p tabula-server --test api --test rounds --test players --test clocks --test ratings --test tournaments

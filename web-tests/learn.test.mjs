@@ -163,6 +163,34 @@ test('puzzles: one solved raises the puzzle rating, one failed lowers it, kept i
   await context.close();
 });
 
+test('a Dragonchess mate in 3 on a phone: each right move is answered, then solved', async () => {
+  const { context, page, errors } = await phone('en-GB', '10.88.0.5');
+  await page.goto(`${BASE}/#/learn`);
+  await page.waitForSelector('.learn-card');
+  // A strong solver: the puzzle nearest their rating is a mate in 3.
+  await page.evaluate(() => localStorage.setItem('tabula.learn', JSON.stringify({
+    puzzles: { dragonchess: { rating: { rating: 1900, rd: 60, volatility: 0.06, games: 40 }, done: {} } },
+  })));
+  await page.goto(`${BASE}/#/puzzles/dragonchess`);
+  await page.waitForSelector('section.learn.puzzle[data-puzzle] svg.board');
+  assert.match(await page.locator('.lesson-text').innerText(), /Win in three moves/);
+  const id = await page.locator('section.learn').getAttribute('data-puzzle');
+  const { line } = await post('/api/puzzles/check', { game: 'dragonchess', id, actions: ['no such move'] });
+  assert.equal(line.length, 5, id);
+  for (const [i, action] of line.entries()) {
+    if (i % 2) continue; // the defence: played by the page
+    await tap(page, 'dragonchess', action);
+    if (i + 1 < line.length) {
+      // The move and the defence are on the board; the solver goes on.
+      await page.waitForSelector(`section.learn[data-steps="${i + 2}"]`);
+      assert.match(await page.locator('.verdict').innerText(), /Now the next move/);
+    }
+  }
+  await page.waitForSelector('.verdict[data-kind="done"]');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a signed-in player finds their stars again in another browser: the server kept them', async () => {
   const first = await phone('en-GB', '10.88.2.1');
   await first.page.goto(`${BASE}/#/learn`);

@@ -369,6 +369,7 @@ export class PuzzlePage {
     try { run = await this.check(); } catch (err) { this.actions.pop(); this.toast(err.message, true); return; }
     const fresh = run.state.steps.slice(this.shown);
     this.shown = run.state.steps.length;
+    this.section.dataset.steps = String(this.shown);
     if (run.status === 'going') {
       this.exercise.show(run.state, this.seat, fresh);
       // A longer puzzle: the reply was played, the solver goes on.

@@ -40,6 +40,14 @@ struct GenerateArgs {
     /// The chance of a random action instead of the agent's, in each position.
     #[arg(long, default_value_t = 0.2)]
     noise: f64,
+    /// Another theme than the game's own: `mate2` or `mate3` (forced wins
+    /// in 2 or 3 for Dragonchess and Phylde).
+    #[arg(long)]
+    theme: Option<String>,
+    /// Positions the proof of one mate in 2 or 3 may visit (a mate in 3
+    /// needs millions).
+    #[arg(long, default_value_t = generate::MATE_NODES)]
+    proof_nodes: u64,
     /// The prefix of the puzzle ids (`<prefix>-0001`, ...).
     #[arg(long, default_value = "p")]
     prefix: String,
@@ -66,6 +74,14 @@ pub fn run(args: Args) -> CmdResult {
                 seed: a.seed,
                 agent: a.agent,
                 noise: a.noise,
+                theme: match a.theme.as_deref() {
+                    Some(name) => Some(
+                        generate::Theme::parse(name)
+                            .ok_or_else(|| format!("no puzzle theme `{name}`"))?,
+                    ),
+                    None => None,
+                },
+                proof_nodes: a.proof_nodes,
             };
             let report =
                 generate::generate(&registry, &config, &a.prefix).map_err(|e| e.message)?;

@@ -5,6 +5,9 @@
 //! - `mate1` (Dragonchess, Phylde): exactly one action wins at once
 //!   (checkmate, a surround), and in Phylde no other first action wins with
 //!   the next action of the same turn either;
+//! - `mate2`, `mate3` (Dragonchess, Phylde, asked with `--theme`): a forced
+//!   win in exactly 2 or 3 of the solver's actions with one answer at each
+//!   step ([`crate::mate::unique_line`]; Phylde's within one turn);
 //! - `chain` (Gildervaik warrior): captures are compulsory; one set of
 //!   pawns, two or more, is taken by the longest capture, strictly more
 //!   than any other (its landings on other cells are accepted too);
@@ -15,6 +18,7 @@
 //!   by at least [`ROLL_MARGIN`]; the dice are in the position, so the
 //!   puzzle is the decision, not the luck.
 
+use crate::mate::{unique_line, Solver};
 use crate::puzzle::Puzzle;
 use crate::replay::play;
 use rand::rngs::SmallRng;
@@ -26,6 +30,13 @@ use tabula_core::{AnyGame, Erased, Error, Outcome, Player, Registry, Turn};
 
 /// The least win-chance gap between the best use of a roll and the next.
 pub const ROLL_MARGIN: f64 = 0.08;
+/// Positions the proof of one mate in 2 or 3 may visit by default; a
+/// stored puzzle is checked within its own proof's count (`nodes`), the
+/// search being deterministic.
+pub const MATE_NODES: u64 = 400_000;
+/// The share of the proof's budget the generator's cheap pre-search
+/// (forcing actions only) may visit before the full proof is tried.
+const PRE_SHARE: u64 = 20;
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -42,6 +53,10 @@ pub struct Config {
     /// The chance in each position of a random action instead of the
     /// agent's, so that games differ.
     pub noise: f64,
+    /// Another theme than the game's own ([`Theme::of`]): `mate2`, `mate3`.
+    pub theme: Option<Theme>,
+    /// Positions the proof of one mate in 2 or 3 may visit.
+    pub proof_nodes: u64,
 }
 
 /// What a run produced, with its numbers.
@@ -57,6 +72,8 @@ pub struct Report {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Theme {
     Mate1,
+    Mate2,
+    Mate3,
     Chain,
     Race,
     Roll,
@@ -66,10 +83,33 @@ impl Theme {
     pub fn name(self) -> &'static str {
         match self {
             Theme::Mate1 => "mate1",
+            Theme::Mate2 => "mate2",
+            Theme::Mate3 => "mate3",
             Theme::Chain => "chain",
             Theme::Race => "race",
             Theme::Roll => "roll",
         }
+    }
+
+    /// A theme by its name.
+    pub fn parse(name: &str) -> Option<Theme> {
+        [
+            Theme::Mate1,
+            Theme::Mate2,
+            Theme::Mate3,
+            Theme::Chain,
+            Theme::Race,
+            Theme::Roll,
+        ]
+        .into_iter()
+        .find(|t| t.name() == name)
+    }
+
+    /// Whether positions of `game` can have puzzles of this theme: its own,
+    /// or a longer mate where mates in one are its own.
+    pub fn fits(self, game: &dyn AnyGame) -> bool {
+        let own = Theme::of(game);
+        self == own || (own == Theme::Mate1 && matches!(self, Theme::Mate2 | Theme::Mate3))
     }
 
     /// The theme of a game spec: by the game's declared kind and facts.
@@ -92,6 +132,8 @@ impl Theme {
         let d = depth as f64;
         match self {
             Theme::Mate1 => 1300.0,
+            Theme::Mate2 => 1600.0,
+            Theme::Mate3 => 1900.0,
             Theme::Race => 1100.0,
             Theme::Chain => (900.0 + 150.0 * d).min(2000.0),
             Theme::Roll => (1000.0 + 25.0 * d).min(2000.0),
@@ -232,11 +274,36 @@ fn best_roll(game: &dyn AnyGame, mover: Player) -> Option<(Vec<String>, usize, f
 /// The puzzle in this position, if its theme finds one. `fresh_roll`: the
 /// mover has not used any die of the roll yet.
 pub fn find(game: &dyn AnyGame, theme: Theme, fresh_roll: bool) -> Option<Puzzle> {
+    find_within(game, theme, fresh_roll, MATE_NODES)
+}
+
+/// [`find`], a mate's proof within `budget` positions.
+pub fn find_within(
+    game: &dyn AnyGame,
+    theme: Theme,
+    fresh_roll: bool,
+    budget: u64,
+) -> Option<Puzzle> {
     let Turn::Player(mover) = game.turn() else {
         return None;
     };
     let mut also = Vec::new();
+    let mut nodes = None;
     let (line, depth, margin) = match theme {
+        Theme::Mate2 | Theme::Mate3 => {
+            let n = if theme == Theme::Mate2 { 2 } else { 3 };
+            // Most positions have no forced win: a search of the forcing
+            // actions says so cheaply (a game of one action a turn).
+            if !game.game_type().multi_action_turns {
+                let mut pre = Solver::new(game, mover, budget / PRE_SHARE).forcing_only();
+                if pre.wins(game, n) != Ok(true) {
+                    return None;
+                }
+            }
+            let (line, proof) = unique_line(game, n, budget).ok()??;
+            nodes = Some(proof);
+            (line, n as usize, 1.0)
+        }
         Theme::Mate1 => {
             let multi = game.game_type().multi_action_turns;
             (vec![only_win(game, mover, multi)?], 1, 1.0)
@@ -263,6 +330,7 @@ pub fn find(game: &dyn AnyGame, theme: Theme, fresh_roll: bool) -> Option<Puzzle
         theme: theme.name().to_string(),
         rating: theme.rating(depth),
         margin: (margin * 1000.0).round() / 1000.0,
+        nodes,
     })
 }
 
@@ -272,16 +340,11 @@ pub fn recheck(registry: &Registry, puzzle: &Puzzle) -> Result<(), String> {
     let game = puzzle
         .start(registry)
         .map_err(|e| format!("{}: {}", puzzle.id, e.message))?;
-    let theme = Theme::of(game.as_ref());
-    if theme.name() != puzzle.theme {
-        return Err(format!(
-            "{}: theme {} is not {}",
-            puzzle.id,
-            puzzle.theme,
-            theme.name()
-        ));
-    }
-    let found = find(game.as_ref(), theme, true)
+    let theme = Theme::parse(&puzzle.theme)
+        .filter(|t| t.fits(game.as_ref()))
+        .ok_or_else(|| format!("{}: no theme {} in this game", puzzle.id, puzzle.theme))?;
+    let budget = puzzle.nodes.map_or(MATE_NODES, |n| n.max(MATE_NODES));
+    let found = find_within(game.as_ref(), theme, true, budget)
         .ok_or_else(|| format!("{}: no clear answer in this position any more", puzzle.id))?;
     let end = |line: &[String]| -> Result<String, String> {
         let mut g = game.clone_box();
@@ -303,7 +366,8 @@ pub fn recheck(registry: &Registry, puzzle: &Puzzle) -> Result<(), String> {
         ));
     }
     let run = puzzle
-        .check(registry, &puzzle.line)
+        .solver_actions(registry)
+        .and_then(|actions| puzzle.check(registry, &actions))
         .map_err(|e| format!("{}: {}", puzzle.id, e.message))?;
     if run.status != crate::puzzle::PuzzleStatus::Solved {
         return Err(format!("{}: its own line does not solve it", puzzle.id));
@@ -321,7 +385,14 @@ pub fn generate(registry: &Registry, config: &Config, prefix: &str) -> Result<Re
     let limits = Limits::default();
     'games: while report.puzzles.len() < config.count {
         let mut game = registry.create(&config.spec, None)?;
-        let theme = Theme::of(game.as_ref());
+        let theme = config.theme.unwrap_or_else(|| Theme::of(game.as_ref()));
+        if !theme.fits(game.as_ref()) {
+            return Err(Error::illegal(format!(
+                "no {} puzzles in {}",
+                theme.name(),
+                config.spec
+            )));
+        }
         let mut agents = Vec::new();
         for seat in 0..game.num_players() {
             let seed = config.seed ^ (report.games as u64 * 7 + seat as u64);
@@ -345,7 +416,9 @@ pub fn generate(registry: &Registry, config: &Config, prefix: &str) -> Result<Re
                 Turn::Player(p) => {
                     report.positions += 1;
                     if seen.insert(game.position()) {
-                        if let Some(mut puzzle) = find(game.as_ref(), theme, fresh_roll) {
+                        if let Some(mut puzzle) =
+                            find_within(game.as_ref(), theme, fresh_roll, config.proof_nodes)
+                        {
                             puzzle.id = format!("{prefix}-{:04}", report.puzzles.len() + 1);
                             report.puzzles.push(puzzle);
                             if report.puzzles.len() >= config.count {

@@ -11,6 +11,7 @@
 pub mod data;
 pub mod generate;
 pub mod lesson;
+pub mod mate;
 pub mod puzzle;
 pub mod replay;
 pub mod solve;

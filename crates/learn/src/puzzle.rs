@@ -23,13 +23,17 @@ pub struct Puzzle {
     /// the same pawns, landing elsewhere).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<String>,
-    /// What it trains: `mate1`, `mate2`, `chain`, `race`, `roll`.
+    /// What it trains: `mate1`, `mate2`, `mate3`, `chain`, `race`, `roll`.
     pub theme: String,
     /// The puzzle's rating (Glicko-2 scale), from how deep its line is.
     pub rating: f64,
     /// The margin by which the best answer beats the next (win chance for
     /// a roll, pawns for a chain; 1 for a mate or a win: the only one).
     pub margin: f64,
+    /// A mate in 2 or 3: the positions its proof visited, for the cost of
+    /// checking it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
 }
 
 /// Where a solver's attempt stands.
@@ -140,22 +144,63 @@ impl Puzzle {
         })
     }
 
-    /// The solver's rating after this puzzle (Glicko-2, a period of one
-    /// game against the puzzle at its rating).
-    pub fn rate(&self, player: &Rating, solved: bool) -> Rating {
-        let puzzle = Rating {
+    /// The line's actions the solver plays (the others' replies are the
+    /// check's to play): what a solver sends to solve it.
+    pub fn solver_actions(&self, registry: &Registry) -> Result<Vec<String>, Error> {
+        let mut game = self.start(registry)?;
+        let solver =
+            Self::solver(game.as_ref()).ok_or_else(|| Error::position("no player to move"))?;
+        let mut out = Vec::new();
+        for a in &self.line {
+            let mine = game.turn() == Turn::Player(solver);
+            let step = play(game.as_mut(), a)?;
+            if mine {
+                out.push(step.action);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The puzzle's rating before any solver moved it: the one it was
+    /// made with, at [`PUZZLE_RD`].
+    pub fn base_rating(&self) -> Rating {
+        Rating {
             rating: self.rating,
             rd: PUZZLE_RD,
             ..Rating::new()
-        };
+        }
+    }
+
+    /// The solver's rating after this puzzle (Glicko-2, a period of one
+    /// game against the puzzle at its `live` rating).
+    pub fn rate(&self, player: &Rating, live: &Rating, solved: bool) -> Rating {
         let outcome = if solved { Result3::Win } else { Result3::Loss };
-        update_two(player, &puzzle, outcome).0
+        update_two(player, live, outcome).0
+    }
+
+    /// The puzzle's `live` rating after one solver's first try (the
+    /// solver's rating before it): the other side of [`Puzzle::rate`],
+    /// kept within [`PUZZLE_DRIFT`] of the rating it was made with and at
+    /// least [`PUZZLE_MIN_RD`] unsure, so that solvers tune a puzzle but
+    /// cannot make an easy one hard, and it never stops listening.
+    pub fn rerate(&self, live: &Rating, player: &Rating, solved: bool) -> Rating {
+        let outcome = if solved { Result3::Loss } else { Result3::Win };
+        let mut next = update_two(live, player, outcome).0;
+        next.rating = next
+            .rating
+            .clamp(self.rating - PUZZLE_DRIFT, self.rating + PUZZLE_DRIFT);
+        next.rd = next.rd.max(PUZZLE_MIN_RD);
+        next
     }
 }
 
-/// The deviation a puzzle's rating is taken with: its rating is settled
+/// The deviation a puzzle's rating starts with: its rating is settled
 /// by its construction, not by a few solvers.
 pub const PUZZLE_RD: f64 = 80.0;
+/// The most solvers may move a puzzle's rating from the one it was made with.
+pub const PUZZLE_DRIFT: f64 = 400.0;
+/// The least deviation a puzzle's rating keeps.
+pub const PUZZLE_MIN_RD: f64 = 50.0;
 
 /// Whether the solver, still to move, can end their run of actions in
 /// the position `goal` (a bounded search; false when it runs out).

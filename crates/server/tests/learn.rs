@@ -163,6 +163,42 @@ async fn a_puzzle_solved_raises_the_rating_and_one_failed_lowers_it() {
     remove_db(&db);
 }
 
+/// A mate in 2 or 3: each right move is answered by the line's defence,
+/// played by the server, and the solver goes on from there.
+#[tokio::test]
+async fn a_longer_puzzle_plays_the_defence_after_each_right_move() {
+    let (srv, db) = server("learn-mate2").await;
+    for game in ["dragonchess", "phylde"] {
+        let p = tabula_learn::data::library().puzzles[game]
+            .iter()
+            .find(|p| p.theme == "mate2" || p.theme == "mate3")
+            .unwrap_or_else(|| panic!("{game}: no mate in 2 or 3"));
+        let check =
+            |n: usize| json!({"game": game, "id": p.id, "actions": p.line[..n], "rating": null});
+        let going = srv.post("/api/puzzles/check", check(1)).await;
+        assert_eq!(going["status"], "going", "{}", p.id);
+        let start = going["state"]["steps"][0]["seat"].clone();
+        // Dragonchess: the defence was played; Phylde: the same turn goes on.
+        let played = going["state"]["steps"].as_array().unwrap().len();
+        assert_eq!(
+            played,
+            if game == "dragonchess" { 2 } else { 1 },
+            "{}",
+            p.id
+        );
+        assert_eq!(going["state"]["to_move"], start, "{}", p.id);
+        let solver = p.solver_actions(&tabula_games::registry()).unwrap();
+        let solved = srv
+            .post(
+                "/api/puzzles/check",
+                json!({"game": game, "id": p.id, "actions": solver}),
+            )
+            .await;
+        assert_eq!(solved["status"], "solved", "{}", p.id);
+    }
+    remove_db(&db);
+}
+
 #[tokio::test]
 async fn an_accounts_stars_and_puzzle_rating_are_kept_by_the_server_from_its_own_verdicts() {
     let (srv, db) = server("learn-account").await;
@@ -213,6 +249,57 @@ async fn an_accounts_stars_and_puzzle_rating_are_kept_by_the_server_from_its_own
         kept["puzzles"]["gildervaik"]["rating"]["rating"].as_f64(),
         Some(after)
     );
+    remove_db(&db);
+}
+
+/// A puzzle's own rating moves with the first try of each signed-in
+/// solver: down when one solves it, up when another fails it, not again
+/// on a second try; a guest's try leaves it alone.
+#[tokio::test]
+async fn a_puzzles_rating_moves_with_signed_in_solvers_once_each() {
+    let (srv, db) = server("learn-puzzle-rating").await;
+    let rating = |list: &Value, id: &str| {
+        list["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap()["rating"]
+            .as_f64()
+            .unwrap()
+    };
+    let list = srv.get("/api/puzzles/gildervaik").await;
+    let id = list["puzzles"][0]["id"].as_str().unwrap().to_string();
+    let made = rating(&list, &id);
+    let try_it = |actions: Value| json!({"game": "gildervaik", "id": id, "actions": actions});
+    let line = srv
+        .post("/api/puzzles/check", try_it(json!(["nope"])))
+        .await["line"]
+        .clone();
+    assert_eq!(
+        rating(&srv.get("/api/puzzles/gildervaik").await, &id),
+        made,
+        "a guest's try"
+    );
+    let mut ann = common::Browser::new(&srv, 11);
+    ann.sign_up("solver").await;
+    ann.call("POST", "/api/puzzles/check", try_it(line.clone()))
+        .await;
+    let easier = rating(&srv.get("/api/puzzles/gildervaik").await, &id);
+    assert!(easier < made, "solved: {easier} after {made}");
+    ann.call("POST", "/api/puzzles/check", try_it(json!(["nope"])))
+        .await;
+    assert_eq!(
+        rating(&srv.get("/api/puzzles/gildervaik").await, &id),
+        easier,
+        "a second try"
+    );
+    let mut bob = common::Browser::new(&srv, 12);
+    bob.sign_up("failer").await;
+    bob.call("POST", "/api/puzzles/check", try_it(json!(["nope"])))
+        .await;
+    let harder = rating(&srv.get("/api/puzzles/gildervaik").await, &id);
+    assert!(harder > easier, "failed: {harder} after {easier}");
     remove_db(&db);
 }
 

@@ -170,8 +170,9 @@ fn quoted(text: &str) -> String {
     text.chars().take(80).collect()
 }
 
-async fn puzzles(Path(game): Path<String>) -> Answer<PuzzleList> {
+async fn puzzles(State(app): State<Arc<App>>, Path(game): Path<String>) -> Answer<PuzzleList> {
     known_game(&game)?;
+    let live = progress::puzzle_ratings(&app.store, &game).await?;
     let puzzles = library()
         .puzzles
         .get(&game)
@@ -182,7 +183,7 @@ async fn puzzles(Path(game): Path<String>) -> Answer<PuzzleList> {
             spec: p.spec.clone(),
             position: p.position.clone(),
             theme: p.theme.clone(),
-            rating: p.rating,
+            rating: progress::live_rating(&live, p).rating,
         })
         .collect();
     Ok(Json(PuzzleList { game, puzzles }))
@@ -201,34 +202,41 @@ async fn check_puzzle(
         .ok_or_else(|| ApiError::not_found(format!("no puzzle `{}`", quoted(&req.id))))?;
     bounded(&puzzle.spec, None, &req.actions)?;
     let registry = app.rounds.registry.clone();
-    let answer = blocking(&app, &addr, move || {
+    let mut answer = blocking(&app, &addr, move || {
         let run = puzzle.check(&registry, &req.actions).map_err(refusal)?;
-        let decided = solved(&run.status);
         Ok(PuzzleAnswer {
-            line: decided.map(|_| puzzle.line.clone()),
-            rating: decided
-                .zip(req.rating)
-                .map(|(solved, r)| puzzle.rate(&r, solved)),
+            line: solved(&run.status).map(|_| puzzle.line.clone()),
+            rating: None,
             run,
         })
     })
     .await?;
-    let mut answer = answer;
+    let Some(solved) = solved(&answer.run.status) else {
+        return Ok(Json(answer));
+    };
+    let live = progress::live_rating(
+        &progress::puzzle_ratings(&app.store, &req_game).await?,
+        puzzle,
+    );
+    answer.rating = req.rating.map(|r| puzzle.rate(&r, &live, solved));
     // An account's rating is the server's, whatever the request said; a
-    // puzzle counts once, at its first decided try.
-    if let (Some(solved), Some(key)) = (
-        solved(&answer.run.status),
-        account(&app, &headers, true).await,
-    ) {
-        let rated = progress::change(&app.store, app.now(), &key, |p| {
+    // puzzle counts once, at its first decided try, which moves the
+    // puzzle's own rating too.
+    if let Some(key) = account(&app, &headers, true).await {
+        let (rated, first) = progress::change(&app.store, app.now(), &key, |p| {
             let mine = p.puzzles.entry(req_game.clone()).or_default();
-            if !mine.done.contains_key(&puzzle.id) {
-                mine.rating = puzzle.rate(&mine.rating, solved);
+            let before = mine.rating;
+            let first = !mine.done.contains_key(&puzzle.id);
+            if first {
+                mine.rating = puzzle.rate(&before, &live, solved);
                 mine.done.insert(puzzle.id.clone(), u8::from(solved));
             }
-            mine.rating
+            (mine.rating, first.then_some(before))
         })
         .await?;
+        if let Some(before) = first {
+            progress::rerate(&app.store, app.now(), &req_game, puzzle, &before, solved).await?;
+        }
         answer.rating = Some(rated);
     }
     Ok(Json(answer))
