@@ -413,3 +413,36 @@ async fn sessions_are_remembered_briefly_and_forgotten_when_revoked() {
         .await;
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn the_test_clock_exists_only_on_a_server_started_with_it() {
+    let db = temp_db("trust-test-clock");
+    let srv = start(test_registry(), &db).await;
+    let advance = json!({"advance_ms": 60_000});
+    let (status, _) = srv.call("POST", "/api/test/clock", advance.clone()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "not without --test-clock");
+    remove_db(&db);
+
+    let db = temp_db("trust-test-clock-on");
+    let mut config = tabula_server::RoundConfig::default();
+    config.guard.test_clock = true;
+    let srv = common::start_with(test_registry(), &db, config).await;
+    let before = srv.app.now();
+    let (status, body) = srv.call("POST", "/api/test/clock", advance).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let now = body["now"].as_i64().unwrap_or_default();
+    assert!(now >= before + 60_000, "{before} then {now}");
+    for bad in [
+        json!({"advance_ms": 0}),
+        json!({"advance_ms": -5}),
+        json!({}),
+    ] {
+        let (status, body) = srv.call("POST", "/api/test/clock", bad.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+    }
+    assert!(
+        srv.app.now() < now + 30_000,
+        "a refused move changes nothing"
+    );
+    remove_db(&db);
+}
