@@ -22,12 +22,14 @@ use tabula_server::round::EndReason;
 use tabula_server::RoundConfig;
 use tower::ServiceExt;
 
-fn config(guard: GuardConfig) -> RoundConfig {
-    RoundConfig {
+/// A server over `db` with the defences `guard` (the AI moves at once).
+async fn guarded(db: &std::path::Path, guard: GuardConfig) -> Server {
+    let config = RoundConfig {
         ai_pause: Duration::ZERO,
         guard,
         ..Default::default()
-    }
+    };
+    start_with(test_registry(), db, config).await
 }
 
 /// Send a raw request; status, headers and body text.
@@ -212,13 +214,12 @@ async fn chat_is_rate_limited_per_address() {
 async fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
     for trust in [false, true] {
         let db = temp_db("proxy");
-        let srv = start_with(
-            test_registry(),
+        let srv = guarded(
             &db,
-            config(GuardConfig {
+            GuardConfig {
                 trust_proxy: trust,
                 ..Default::default()
-            }),
+            },
         )
         .await;
         let post = |xff: &'static str| {
@@ -253,13 +254,12 @@ async fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
 #[tokio::test]
 async fn games_in_progress_are_capped_per_identity_and_per_address() {
     let db = temp_db("quota");
-    let srv = start_with(
-        test_registry(),
+    let srv = guarded(
         &db,
-        config(GuardConfig {
+        GuardConfig {
             games_in_progress: 3,
             ..Default::default()
-        }),
+        },
     )
     .await;
     // A guest.
@@ -416,13 +416,12 @@ async fn another_origin_uses_the_session_only_when_allowed() {
         } else {
             Vec::new()
         };
-        let srv = start_with(
-            test_registry(),
+        let srv = guarded(
             &db,
-            config(GuardConfig {
+            GuardConfig {
                 allowed_origins: origins,
                 ..Default::default()
-            }),
+            },
         )
         .await;
         let mut ann = Browser::guest_at(&srv, 1).await;
@@ -464,7 +463,7 @@ async fn a_live_channel_from_another_origin_gets_the_session_only_when_allowed()
             allowed_origins: origins,
             ..Default::default()
         };
-        let srv = start_with(test_registry(), &db, config(guard)).await;
+        let srv = guarded(&db, guard).await;
         let mut ann = Browser::guest_at(&srv, 1).await;
         let (id, _) = ann.open(&NewGame::new("race")).await;
         let cookie = ann.cookie.clone().expect("a session");
@@ -484,13 +483,12 @@ async fn a_live_channel_from_another_origin_gets_the_session_only_when_allowed()
 #[tokio::test]
 async fn untouched_games_expire_and_finished_ones_stay() {
     let db = temp_db("expiry");
-    let srv = start_with(
-        test_registry(),
+    let srv = guarded(
         &db,
-        config(GuardConfig {
+        GuardConfig {
             expiry: Duration::from_secs(3600),
             ..Default::default()
-        }),
+        },
     )
     .await;
     let (old, _) = srv.open(&seeded("race", 1)).await;
@@ -514,13 +512,12 @@ async fn untouched_games_expire_and_finished_ones_stay() {
 #[tokio::test]
 async fn metrics_show_the_ai_pool() {
     let db = temp_db("metrics");
-    let srv = start_with(
-        test_registry(),
+    let srv = guarded(
         &db,
-        config(GuardConfig {
+        GuardConfig {
             ai_workers: 3,
             ..Default::default()
-        }),
+        },
     )
     .await;
     // Read as `Metrics`: every field is there, a count.

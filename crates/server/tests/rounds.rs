@@ -31,6 +31,26 @@ async fn no_more_ends(rx: &mut broadcast::Receiver<Arc<GameEnded>>) {
     assert!(more.is_err(), "an extra ending: {more:?}");
 }
 
+/// The configuration of most tests here: the AI moves at once.
+fn quick() -> tabula_server::RoundConfig {
+    tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
+    }
+}
+
+/// Two instances of `config` on a fresh PostgreSQL database named after
+/// `what` (and its address); `None` without PostgreSQL.
+async fn two_instances(
+    what: &str,
+    config: impl Fn() -> tabula_server::RoundConfig,
+) -> Option<(String, Server, Server)> {
+    let db = common::instances_database(what).await?;
+    let a = start_at(test_registry(), &db, config()).await;
+    let b = start_at(test_registry(), &db, config()).await;
+    Some((db, a, b))
+}
+
 /// A game of race with only AI seats of level `random`.
 fn ai_only(spec: &str, seats: usize) -> NewGame {
     seated(spec, vec![ai(AiLevel::Random); seats])
@@ -309,15 +329,9 @@ async fn a_database_of_the_previous_version_is_upgraded() {
 /// same ply, one on each instance, exactly one is accepted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_share_games_through_postgres() {
-    let Some(db) = common::instances_database("two_instances").await else {
+    let Some((_, a, b)) = two_instances("two_instances", quick).await else {
         return;
     };
-    let config = || tabula_server::RoundConfig {
-        ai_pause: Duration::ZERO,
-        ..Default::default()
-    };
-    let a = start_at(test_registry(), &db, config()).await;
-    let b = start_at(test_registry(), &db, config()).await;
     let (id, t) = a.open(&seeded("race", 4)).await;
     let mut on_a = watch(&a, &id).await;
     let mut on_b = watch(&b, &id).await;
@@ -384,15 +398,9 @@ async fn two_instances_share_games_through_postgres() {
 /// take-back made on one instance is taken in by the other the same way.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn moves_cross_instances_as_deltas() {
-    let Some(db) = common::instances_database("deltas").await else {
+    let Some((_, a, b)) = two_instances("deltas", quick).await else {
         return;
     };
-    let config = || tabula_server::RoundConfig {
-        ai_pause: Duration::ZERO,
-        ..Default::default()
-    };
-    let a = start_at(test_registry(), &db, config()).await;
-    let b = start_at(test_registry(), &db, config()).await;
     /// The next update that `pick`s, as sent and as read.
     async fn update(rx: &mut Watch, pick: impl Fn(&GameView) -> bool) -> (String, GameView) {
         loop {
@@ -453,16 +461,13 @@ async fn moves_cross_instances_as_deltas() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     use tabula_server::store::{Status, Store, StoredAction, StoredGame};
-    let Some(db) = common::instances_database("AI claims").await else {
+    let config = || tabula_server::RoundConfig {
+        ai_sweep: Duration::from_millis(100),
+        ..quick()
+    };
+    let Some((db, a, b)) = two_instances("AI claims", config).await else {
         return;
     };
-    let config = || tabula_server::RoundConfig {
-        ai_pause: Duration::ZERO,
-        ai_sweep: Duration::from_millis(100),
-        ..Default::default()
-    };
-    let a = start_at(test_registry(), &db, config()).await;
-    let b = start_at(test_registry(), &db, config()).await;
     let (mut ends_a, mut ends_b) = (
         a.app.rounds.finisher.subscribe(),
         b.app.rounds.finisher.subscribe(),
@@ -621,15 +626,9 @@ async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
 /// nobody connected: exactly one of them ends it, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_end_a_game_on_time_exactly_once() {
-    let Some(db) = common::instances_database("flag on two instances").await else {
+    let Some((_, a, b)) = two_instances("flag on two instances", quick).await else {
         return;
     };
-    let config = || tabula_server::RoundConfig {
-        ai_pause: Duration::ZERO,
-        ..Default::default()
-    };
-    let a = start_at(test_registry(), &db, config()).await;
-    let b = start_at(test_registry(), &db, config()).await;
     let (mut ends_a, mut ends_b) = (
         a.app.rounds.finisher.subscribe(),
         b.app.rounds.finisher.subscribe(),

@@ -77,7 +77,7 @@ impl<T: DeserializeOwned> Call<T> {
             error: body.error,
             code: body.code,
             vars: body.vars,
-            headers,
+            headers: Box::new(headers),
         })
     }
 }
@@ -91,8 +91,8 @@ pub struct Refusal {
     pub error: String,
     pub code: String,
     pub vars: BTreeMap<String, String>,
-    /// The answer's headers (`retry-after`).
-    pub headers: HeaderMap,
+    /// The answer's headers (`retry-after`), boxed to keep `Result`s small.
+    pub headers: Box<HeaderMap>,
 }
 
 impl Refusal {
