@@ -375,19 +375,21 @@ async fn an_ai_only_game_pauses_unwatched_and_is_not_resumed_at_start() {
     )
     .await;
     drop(watch);
-    // A move already under way may still land: wait until every AI move
-    // started has been computed and taken in.
-    let started = srv.app.rounds.ai_jobs();
+    // A move already under way may still land: wait until no AI turn is
+    // held here (claimed and not yet stored) and none started across a
+    // view, which the game's owner answers after whatever it was doing (a
+    // claim it was making when the watcher left included).
     let settled = async {
         loop {
-            let m = srv.send(api::metrics()).await;
-            if m.ai_done >= started && m.ai_running == 0 {
-                return;
+            let jobs = srv.app.rounds.ai_jobs();
+            srv.view(&id).await;
+            if srv.app.rounds.ai_turns_held() == 0 && srv.app.rounds.ai_jobs() == jobs {
+                return jobs;
             }
             tokio::task::yield_now().await;
         }
     };
-    tokio::time::timeout(Duration::from_secs(30), settled)
+    let started = tokio::time::timeout(Duration::from_secs(30), settled)
         .await
         .expect("the AI settles");
     let s = srv.view(&id).await;

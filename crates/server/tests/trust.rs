@@ -369,7 +369,9 @@ async fn sessions_are_remembered_briefly_and_forgotten_when_revoked() {
 async fn the_test_clock_exists_only_on_a_server_started_with_it() {
     let db = temp_db("trust-test-clock");
     let srv = start(test_registry(), &db).await;
-    let advance = json!({"advance_ms": 60_000});
+    let advance =
+        serde_json::to_value(tabula_server::protocol::ClockAdvance { advance_ms: 60_000 })
+            .expect("a body");
     let (status, _) = srv.call("POST", "/api/test/clock", advance.clone()).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "not without --test-clock");
     remove_db(&db);
@@ -383,6 +385,8 @@ async fn the_test_clock_exists_only_on_a_server_started_with_it() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let now = body["now"].as_i64().unwrap_or_default();
     assert!(now >= before + 60_000, "{before} then {now}");
+    // Bad bodies on purpose: no move, a move back, none at all.
+    use serde_json::json;
     for bad in [
         json!({"advance_ms": 0}),
         json!({"advance_ms": -5}),
