@@ -6,7 +6,7 @@
 //! browser. Each game's puzzles have live ratings too, moved by the first
 //! try of each signed-in solver (`puzzle_ratings`).
 
-use crate::error::ApiError;
+use super::error::LearnError;
 use crate::store::typed::{update_json, ChangeError};
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -43,7 +43,7 @@ pub struct Progress {
 }
 
 /// The stored progress of `key` (empty if none yet).
-pub async fn load(store: &Store, key: &str) -> Result<Progress, ApiError> {
+pub async fn load(store: &Store, key: &str) -> Result<Progress, LearnError> {
     Ok(store
         .read_json::<Progress>(KIND, key)
         .await?
@@ -58,7 +58,7 @@ pub async fn change<T>(
     now: i64,
     key: &str,
     edit: impl Fn(&mut Progress) -> T,
-) -> Result<T, ApiError> {
+) -> Result<T, LearnError> {
     change_doc(store, now, (KIND, key), |p: &mut Progress| {
         p.signed_in = true;
         edit(p)
@@ -78,7 +78,7 @@ pub struct PuzzleRatings {
 const RATINGS: &str = "puzzle_ratings";
 
 /// The live ratings of `game`'s puzzles.
-pub async fn puzzle_ratings(store: &Store, game: &str) -> Result<PuzzleRatings, ApiError> {
+pub async fn puzzle_ratings(store: &Store, game: &str) -> Result<PuzzleRatings, LearnError> {
     Ok(store
         .read_json::<PuzzleRatings>(RATINGS, game)
         .await?
@@ -104,7 +104,7 @@ pub async fn rerate(
     puzzle: &Puzzle,
     solver: &Rating,
     solved: bool,
-) -> Result<Rating, ApiError> {
+) -> Result<Rating, LearnError> {
     change_doc(store, now, (RATINGS, game), |r: &mut PuzzleRatings| {
         let next = puzzle.rerate(&live_rating(r, puzzle), solver, solved);
         r.ratings.insert(puzzle.id.clone(), next);
@@ -120,21 +120,18 @@ async fn change_doc<D, T>(
     now: i64,
     (kind, key): (&'static str, &str),
     edit: impl Fn(&mut D) -> T,
-) -> Result<T, ApiError>
+) -> Result<T, LearnError>
 where
     D: Default + Serialize + serde::de::DeserializeOwned,
 {
     let fresh = || (None, D::default());
     let changed = update_json(store, (kind, key), TRIES, now, Some(&fresh), |d: &mut D| {
-        Ok::<_, ApiError>(Some(edit(d)))
+        Ok::<_, LearnError>(Some(edit(d)))
     })
     .await;
     match changed {
         Ok(Some((out, _))) => Ok(out),
-        Ok(None) => Err(ApiError::unavailable(
-            "the progress was not written: try again",
-            1,
-        )),
+        Ok(None) => Err(LearnError::NotWritten),
         Err(ChangeError::Refused(e)) => Err(e),
         Err(ChangeError::Store(e)) => Err(e.into()),
     }
