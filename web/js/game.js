@@ -7,6 +7,7 @@ import { sounds } from './sound.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { verdict } from './hint.js';
 import { chart, summary, MARKS } from './analysis.js';
+import { boardLink } from './analysisboard.js';
 import { t, hasKey, translateStatic } from './i18n.js';
 import { ChatPanel } from './chat.js';
 import { Clocks } from './clock.js';
@@ -340,6 +341,7 @@ export class GamePage {
   async control(act) {
     const id = this.id;
     if (act === 'analyse') { this.loadAnalysis(true); return; }
+    if (act === 'board') { location.hash = boardLink(this.g.spec, this.frame().pos); return; }
     try {
       if (act === 'flip') {
         if (this.g.num_players > 2) this.turn = (this.zoneTurn() + 1) % this.g.num_players;
@@ -760,6 +762,10 @@ export class GamePage {
       if (g.num_players === 2) ctl.push(['claimdraw', t('controls.claimDraw')]);
     }
     if ((s.result || s.imported) && !this.analysis && !this.analysisWait) ctl.push(['analyse', t('controls.analyse')]);
+    // The shown position on the analysis board: once the game is over, or
+    // where the engine's help is allowed anyway (hints), not to a player
+    // mid-game.
+    if (s.result || s.imported || s.hints) ctl.push(['board', t('analysis.board.open')]);
     ctl.push(['flip', t('controls.flip')]);
     if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? t('controls.zoomOut') : t('controls.zoomIn')]);
     this.el('.controls').innerHTML = ctl.map(([a, text]) => `<button type="button" data-act="${a}">${esc(text)}</button>`).join('');
