@@ -287,6 +287,12 @@ async fn engine_lines_rank_moves_with_values_and_say_when_the_dice_are_to_roll()
     );
     assert_eq!(v["lines"][0]["action"], "j19-j18", "B's only move: {v}");
 
+    // Phylde: the first action of a turn of up to five.
+    let v = srv
+        .post("/api/position/lines", json!({"spec": "phylde", "lines": 1}))
+        .await;
+    assert_eq!(v["lines"].as_array().map(Vec::len), Some(1), "{v}");
+
     let v = srv
         .post("/api/position/lines", json!({"spec": "stelpur"}))
         .await;
