@@ -168,7 +168,8 @@ export class AnalysisBoardPage {
     this.state = state;
     this.spec = state.spec;
     const over = state.turn === 'over';
-    this.exercise.show(state, state.to_move, slide ? state.steps.slice(-1) : [], over);
+    const last = state.steps.slice(-1);
+    this.exercise.show(state, state.to_move, slide ? last : [], over, last);
     if (state.turn === 'chance') {
       // The player throws: each roll the dice can give is a button.
       this.el('.buttons').innerHTML = state.chance

@@ -128,8 +128,13 @@ export class Exercise {
     });
   }
 
-  /** Show `state` (a replay) from `seat`'s side; `steps` slide in; `over`: nothing more to play. */
-  show(state, seat, steps = [], over = false) {
+  /**
+   * Show `state` (a replay) from `seat`'s side; `steps` slide in and are
+   * marked as the last move (`marked`, when that differs: the analysis
+   * board marks the move that led here, sliding or not); `over`: nothing
+   * more to play.
+   */
+  show(state, seat, steps = [], over = false, marked = steps) {
     const mine = !over && state.to_move === seat ? state.legal : [];
     // On a phone, the level where a piece can move first.
     if (this.module.levels && steps.length === 0) {
@@ -141,7 +146,7 @@ export class Exercise {
       this.board.show({
         pos: state.position,
         legal: mine,
-        last: steps.map((s) => s.action),
+        last: marked.map((s) => s.action),
         check: !!last?.facts?.check,
         view: { flip: this.flip ?? seat === 1, level: this.module.levels && narrow.matches ? this.level : 0, narrow: narrow.matches, turn: seat },
         steps: steps.map((s) => s.action),
