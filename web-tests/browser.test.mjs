@@ -1735,10 +1735,10 @@ test('a finished game is analysed on a phone: the chart, a blunder clicked shows
   assert.notEqual(after, shown);
   for (const a of await lines()) assert.ok((await legal(after)).includes(a), `${a} is a move of the new side to move`);
   assert.match(await page.textContent('.plyinfo'), /\b1\b/);
-  // Back one move, forward again: the same positions.
+  // Back one move, forward again (by its key): the same positions.
   await page.click('.analysis-board [data-nav="prev"]');
   await page.waitForFunction((p) => document.querySelector('.analysis-board').dataset.position === p, shown);
-  await page.click('.analysis-board [data-nav="next"]');
+  await page.keyboard.press('ArrowRight');
   await page.waitForFunction((p) => document.querySelector('.analysis-board').dataset.position === p, after);
   await page.screenshot({ path: path.join(SHOTS, 'analysis-board-phone.png'), fullPage: true });
   assert.deepEqual(await axeViolations(page), []);

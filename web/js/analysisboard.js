@@ -12,7 +12,7 @@ import { boards } from './boards/index.js';
 import { verdict } from './hint.js';
 import { t } from './i18n.js';
 import { Exercise, exerciseHtml, sidesOf, title } from './learn.js';
-import { esc, sideLabel } from './util.js';
+import { esc, replayKey, sideLabel } from './util.js';
 
 /** Lines asked for: a hint's three. */
 const LINES = 3;
@@ -47,9 +47,16 @@ export class AnalysisBoardPage {
     this.asked = 0;
     // Lines already searched, by request: going back and forth asks once.
     this.known = new Map();
+    this.onKey = (e) => {
+      const step = replayKey(e);
+      if (step) { e.preventDefault(); this.nav(step); }
+    };
   }
 
-  close() { this.closed = true; }
+  close() {
+    this.closed = true;
+    document.removeEventListener('keydown', this.onKey);
+  }
 
   async open() {
     if (!boards[this.game]) throw new Error(t('analysis.board.noGame', { game: this.game }));
@@ -117,6 +124,7 @@ export class AnalysisBoardPage {
       flip: false,
       you: (side) => t('analysis.board.toMove', { side }),
     });
+    document.addEventListener('keydown', this.onKey);
     await this.view();
   }
 

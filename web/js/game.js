@@ -4,7 +4,7 @@ import { api, mySeats, invites, rememberSeat, forgetSeat, playerName, refusal, r
 import { BoardView } from './board.js';
 import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
-import { esc, levelLabel, gameText, sideLabel } from './util.js';
+import { esc, levelLabel, gameText, sideLabel, replayKey } from './util.js';
 import { verdict } from './hint.js';
 import { chart, summary, MARKS } from './analysis.js';
 import { boardLink } from './analysisboard.js';
@@ -438,9 +438,8 @@ export class GamePage {
   }
 
   key(e) {
-    if (e.target.closest?.('input, textarea, select')) return;
-    const map = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' };
-    if (map[e.key] && !e.target.closest?.('[data-key]')) { e.preventDefault(); this.nav(map[e.key]); }
+    const step = replayKey(e);
+    if (step) { e.preventDefault(); this.nav(step); }
   }
 
   sideName(seat) {
