@@ -976,10 +976,15 @@ class Scripted {
 /** A tournament evening on a server of its own that trusts `X-Forwarded-For`:
  * `n` scripted players signed up, each from its own address in `net`, and a
  * page on `viewport` signed in as `me`. `close()` stops it all. */
-async function evening(prefix, n, viewport, net) {
+async function evening(prefix, n, viewport, net, flags = []) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tabula-${prefix}-`));
-  const server = await startServer(path.join(dir, 'tabula.db'), '127.0.0.1:0', ['--trust-proxy']);
+  const server = await startServer(path.join(dir, 'tabula.db'), '127.0.0.1:0', ['--trust-proxy', ...flags]);
   const U = server.url;
+  // Move the server's clock on (a server started with --test-clock).
+  const advance = async (ms) => {
+    const r = await fetch(`${U}/api/test/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });
+    assert.equal(r.status, 200, await r.text());
+  };
   const stamp = Date.now().toString(36).slice(-5);
   const context = await browser.newContext({ ...VIEWPORTS[viewport], extraHTTPHeaders: { 'x-forwarded-for': `${net}.1.1` } });
   const page = await context.newPage();
@@ -1003,7 +1008,7 @@ async function evening(prefix, n, viewport, net) {
     await page.fill('#login input[name="password"]', 'a good password');
     await page.click('#login button[data-act="signup"]');
     await page.waitForSelector(`#me-link:has-text("${me}")`);
-    return { U, stamp, page, errors, players, me, close };
+    return { U, stamp, page, errors, players, me, close, advance };
   } catch (e) {
     await close();
     throw e;
@@ -1095,19 +1100,20 @@ test('a tavern evening on phones: nine at tables of three, clocks, live standing
   }
 });
 
-test('an arena of eight with scripted players: paired as they come free, live standings, two minutes', { skip: !process.env.TABULA_BIN && 'needs TABULA_BIN' }, async () => {
+test('an arena of eight with scripted players: paired as they come free, live standings, ended by the clock', { skip: !process.env.TABULA_BIN && 'needs TABULA_BIN' }, async () => {
   const g = catalog.games.find((x) => x.name === 'dragonchess') || catalog.games.find((x) => x.players === 2);
-  const { U, stamp, page, errors, players, me, close } = await evening('ar', 7, 'desktop', '10.8');
+  // The test moves the server's clock: the arena starts and ends when it
+  // says, however slow the machine, instead of lasting minutes of real time.
+  const { U, stamp, page, errors, players, me, close, advance } = await evening('ar', 7, 'desktop', '10.8', ['--test-clock']);
   try {
     const { id } = await players[0].call('POST', '/api/tournaments', {
       name: `Arena ${stamp}`, spec: g.name, format: 'arena', clock: { initial_s: 60, increment_s: 0 },
-      // Two minutes: at one, on a loaded machine, a player met only two
-      // opponents.
-      starts: Date.now() + 8000, minutes: 2,
+      starts: Date.now() + 60000, minutes: 2,
     });
     for (const b of players) await b.call('POST', `/api/tournaments/${id}/join`);
     await page.goto(`${U}/#/tournament/${id}`);
     await join(page);
+    await advance(60000); // it starts
     // Her own calls go through her page (her session); the others' are scripted.
     const mine = { name: me, call: (method, url, body) => page.evaluate(async ([m, u, b]) => {
       const r = await fetch(u, { method: m, headers: { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
@@ -1128,25 +1134,36 @@ test('an arena of eight with scripted players: paired as they come free, live st
       }
       return t;
     };
+    const opponentsOf = (t) => {
+      const opponents = new Map();
+      for (const r of t.rounds) for (const game of r.games) {
+        if (!game.places) continue;
+        const [a, b] = game.seats.map((x) => x.name);
+        for (const [x, y] of [[a, b], [b, a]]) opponents.set(x, (opponents.get(x) || new Set()).add(y));
+      }
+      return opponents;
+    };
+    // Play while the arena runs, until everyone has met three others.
     let t;
-    const until = Date.now() + 180000;
-    do {
+    for (let i = 0; ; i++) {
       for (const p of everyone) t = (await step(p)) || t;
-      await new Promise((r) => setTimeout(r, 50));
-    } while (t?.status !== 'finished' && Date.now() < until);
-    assert.equal(t.status, 'finished');
+      const met = opponentsOf(t);
+      if (met.size === 8 && [...met.values()].every((m) => m.size >= 3)) break;
+      assert.ok(i < 2000, `not everyone met three others: ${JSON.stringify([...met].map(([k, v]) => [k, [...v]]))}`);
+    }
+    assert.equal(t.status, 'running');
+    await advance(120000); // its two minutes are over: the games on the boards still count
+    for (let i = 0; t?.status !== 'finished'; i++) {
+      for (const p of everyone) t = (await step(p)) || t;
+      assert.ok(i < 2000, `the arena did not finish: ${t?.status}`);
+    }
     // Players were paired again as they came free: many waves, several games each.
     assert.ok(t.rounds.length >= 3, `${t.rounds.length} waves`);
-    assert.ok(t.standings.every((s) => s.played >= 2), JSON.stringify(t.standings));
+    assert.ok(t.standings.every((s) => s.played >= 3), JSON.stringify(t.standings));
     const scores = t.standings.map((s) => s.score);
     assert.deepEqual([...scores].sort((a, b) => b - a), scores);
     // Not the same pairs over and over: everyone met at least three others.
-    const opponents = new Map();
-    for (const r of t.rounds) for (const game of r.games) {
-      const [a, b] = game.seats.map((x) => x.name);
-      for (const [x, y] of [[a, b], [b, a]]) opponents.set(x, (opponents.get(x) || new Set()).add(y));
-    }
-    for (const [name, met] of opponents) assert.ok(met.size >= 3, `${name} met only ${[...met]}`);
+    for (const [name, met] of opponentsOf(t)) assert.ok(met.size >= 3, `${name} met only ${[...met]}`);
     // Her page followed without a reload, to the end.
     await page.waitForSelector('button[data-act="withdraw"]', { state: 'detached', timeout: 15000 });
     assert.equal(await page.locator('table.standings tbody tr').count(), 8);
@@ -1154,8 +1171,13 @@ test('an arena of eight with scripted players: paired as they come free, live st
       .some((tr) => tr.textContent.includes(n)), me);
     await page.screenshot({ path: path.join(SHOTS, 'arena-desktop.png'), fullPage: true });
     for (const name of everyone.map((p) => p.name)) {
-      const p = await (await fetch(`${U}/api/players/${name}`)).json();
-      assert.ok(p.ratings?.[g.name]?.games >= 2, `${name}: ${JSON.stringify(p.ratings)}`);
+      let p;
+      for (let i = 0; i < 100; i++) { // rated as each game ends, a moment after
+        p = await (await fetch(`${U}/api/players/${name}`)).json();
+        if (p.ratings?.[g.name]?.games >= 3) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(p.ratings?.[g.name]?.games >= 3, `${name}: ${JSON.stringify(p.ratings)}`);
     }
     assert.deepEqual(errors, []);
   } finally {

@@ -33,6 +33,11 @@ pub struct Args {
     /// reverse proxy that sets it), for rate limits and quotas.
     #[arg(long, env = "TABULA_TRUST_PROXY")]
     trust_proxy: bool,
+    /// Let `POST /api/test/clock` move the server's clock forward: for
+    /// tests that drive a real server through time. Never in production:
+    /// anyone could end every clock and tournament at once.
+    #[arg(long)]
+    test_clock: bool,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -55,6 +60,7 @@ pub fn run(args: Args) -> CmdResult {
                 ai_workers: args.ai_workers.unwrap_or(defaults.ai_workers),
                 allowed_origins: args.allowed_origins,
                 trust_proxy: args.trust_proxy,
+                test_clock: args.test_clock,
                 ..defaults
             },
             ..Default::default()

@@ -1,9 +1,19 @@
 //! API errors: a status, one clear line and a stable code, sent as
 //! `{"error": "...", "code": "..."}`. The one place where a refusal becomes
-//! an HTTP status and a code.
+//! an HTTP status and a code: every module refuses in its own terms
+//! (`RoundError`, `LobbyError`, ...), and this edge maps each.
 
+use crate::analysis::{AnalysisError, Refusal, MAX_ACTIONS, PER_PLAYER, RETRY_S};
+use crate::bot::BotError;
+use crate::common::limits::{wait_secs, Limited};
+use crate::guard::GuardError;
+use crate::learn::error::LearnError;
+use crate::lobby::{LobbyError, SeekError};
 use crate::protocol::{ErrorBody, RequestId, ServerMessage};
 use crate::round::RoundError;
+use crate::store::StoreError;
+use crate::tournament::{EntryError, TournamentError};
+use crate::user::UserError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -35,13 +45,26 @@ impl ApiError {
     }
     /// 429, with `Retry-After`.
     pub fn too_many(what: &str, retry_after: std::time::Duration) -> Self {
-        let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+        let secs = wait_secs(retry_after);
         ApiError {
-            retry_after: Some(secs.max(1)),
+            retry_after: Some(secs),
             ..Self::new(
                 StatusCode::TOO_MANY_REQUESTS,
-                format!("too many {what}: try again in {} s", secs.max(1)),
+                format!("too many {what}: try again in {secs} s"),
             )
+        }
+    }
+
+    /// A module's refusal `e`, answered with `status` and its own words.
+    fn refusal(status: StatusCode, e: &impl std::fmt::Display) -> Self {
+        Self::new(status, e.to_string())
+    }
+
+    /// The same, asking the client to wait `secs` before trying again.
+    fn retry_in(self, secs: u64) -> Self {
+        ApiError {
+            retry_after: Some(secs),
+            ..self
         }
     }
     /// 503, with `Retry-After`: the server cannot do it now, but will.
@@ -191,9 +214,8 @@ pub const STORE_RETRY_S: u64 = 5;
 /// A store failure as answered: a conflict is 409, a fault 503 with
 /// `Retry-After` and words a person understands (the driver's own are
 /// logged, not sent).
-impl From<crate::store::StoreError> for ApiError {
-    fn from(e: crate::store::StoreError) -> Self {
-        use crate::store::StoreError;
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
         match e {
             StoreError::Conflict => ApiError::new(
                 StatusCode::CONFLICT,
@@ -211,6 +233,173 @@ impl From<crate::store::StoreError> for ApiError {
 impl From<tabula_core::Error> for ApiError {
     fn from(e: tabula_core::Error) -> Self {
         RoundError::from(e).into()
+    }
+}
+
+impl From<Limited> for ApiError {
+    fn from(e: Limited) -> Self {
+        ApiError::refusal(StatusCode::TOO_MANY_REQUESTS, &e).retry_in(wait_secs(e.wait))
+    }
+}
+
+impl From<UserError> for ApiError {
+    fn from(e: UserError) -> Self {
+        let status = match e {
+            UserError::Store(e) => return e.into(),
+            UserError::Unreadable(_) => return RoundError::Internal(e.to_string()).into(),
+            UserError::NoOrigin | UserError::ForeignOrigin(_) => StatusCode::FORBIDDEN,
+            UserError::UnknownToken => StatusCode::UNAUTHORIZED,
+            UserError::BadDescription(_) => StatusCode::BAD_REQUEST,
+            UserError::TooManyTokens => StatusCode::CONFLICT,
+            UserError::NoToken(_) => StatusCode::NOT_FOUND,
+        };
+        ApiError::refusal(status, &e)
+    }
+}
+
+impl From<GuardError> for ApiError {
+    fn from(e: GuardError) -> Self {
+        let (status, retry) = match e {
+            GuardError::TooMany(e) => return e.into(),
+            GuardError::Round(e) => return e.into(),
+            GuardError::Store(e) => return e.into(),
+            GuardError::GamesInProgress(_) => (StatusCode::TOO_MANY_REQUESTS, Some(60)),
+            GuardError::Channels(_) => (StatusCode::TOO_MANY_REQUESTS, Some(10)),
+            GuardError::AiOnlyNeedsSession | GuardError::NotAiOnly | GuardError::NotCreator => {
+                (StatusCode::FORBIDDEN, None)
+            }
+        };
+        ApiError {
+            retry_after: retry,
+            ..ApiError::refusal(status, &e)
+        }
+    }
+}
+
+impl From<SeekError> for ApiError {
+    fn from(e: SeekError) -> Self {
+        let status = match e {
+            SeekError::NotForYou | SeekError::BotRated => StatusCode::FORBIDDEN,
+            SeekError::SignIn => StatusCode::UNAUTHORIZED,
+            SeekError::Own | SeekError::Already | SeekError::Started => StatusCode::CONFLICT,
+        };
+        ApiError::refusal(status, &e)
+    }
+}
+
+impl From<LobbyError> for ApiError {
+    fn from(e: LobbyError) -> Self {
+        let status = match e {
+            LobbyError::TooMany(e) => return e.into(),
+            LobbyError::Seek(e) => return e.into(),
+            LobbyError::Round(e) => return e.into(),
+            LobbyError::User(e) => return e.into(),
+            LobbyError::Store(e) => return e.into(),
+            LobbyError::NoSession => StatusCode::UNAUTHORIZED,
+            LobbyError::SelfChallenge | LobbyError::BadSeek(_) => StatusCode::BAD_REQUEST,
+            LobbyError::NoPlayer(_) | LobbyError::Gone => StatusCode::NOT_FOUND,
+            LobbyError::NotCreator => StatusCode::FORBIDDEN,
+            LobbyError::Started => StatusCode::CONFLICT,
+        };
+        ApiError::refusal(status, &e)
+    }
+}
+
+impl From<BotError> for ApiError {
+    fn from(e: BotError) -> Self {
+        let status = match e {
+            BotError::Lobby(e) => return e.into(),
+            BotError::Store(e) => return e.into(),
+            BotError::NotSignedIn => StatusCode::UNAUTHORIZED,
+            BotError::UseTheBotApi | BotError::NotForYou => StatusCode::FORBIDDEN,
+            BotError::Started => StatusCode::CONFLICT,
+        };
+        ApiError::refusal(status, &e)
+    }
+}
+
+impl From<EntryError> for ApiError {
+    fn from(e: EntryError) -> Self {
+        let status = match e {
+            EntryError::NotIn => StatusCode::NOT_FOUND,
+            EntryError::NoBots => StatusCode::FORBIDDEN,
+            EntryError::Finished | EntryError::Full => StatusCode::CONFLICT,
+        };
+        ApiError::refusal(status, &e)
+    }
+}
+
+impl From<TournamentError> for ApiError {
+    fn from(e: TournamentError) -> Self {
+        let status = match e {
+            TournamentError::Entry(e) => return e.into(),
+            TournamentError::TooMany(e) => return e.into(),
+            TournamentError::Round(e) => return e.into(),
+            TournamentError::Store(e) => return e.into(),
+            TournamentError::Unreadable(..) => return RoundError::Internal(e.to_string()).into(),
+            TournamentError::SignIn => StatusCode::UNAUTHORIZED,
+            TournamentError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            TournamentError::Gone(_) => StatusCode::NOT_FOUND,
+        };
+        ApiError::refusal(status, &e)
+    }
+}
+
+impl From<AnalysisError> for ApiError {
+    fn from(e: AnalysisError) -> Self {
+        match e {
+            AnalysisError::Refused(r) => analysis_refused(r),
+            AnalysisError::Round(e) => e.into(),
+            AnalysisError::Store(e) => e.into(),
+        }
+    }
+}
+
+/// A refusal as the API answers it (`docs/api.md`, "Analysis").
+fn analysis_refused(r: Refusal) -> ApiError {
+    let (status, code, message, vars) = match r {
+        Refusal::NotOver => (
+            StatusCode::CONFLICT,
+            "analysis_not_over",
+            "a game is analysed once it is over (or imported)".to_string(),
+            vec![],
+        ),
+        Refusal::TooLong(n) => (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "analysis_too_long",
+            format!("a record of {n} actions is longer than the {MAX_ACTIONS} analysed"),
+            vec![("max", MAX_ACTIONS.to_string())],
+        ),
+        Refusal::Quota => (
+            StatusCode::TOO_MANY_REQUESTS,
+            "analysis_quota",
+            format!("you have {PER_PLAYER} analyses waiting: wait for them to finish"),
+            vec![("max", PER_PLAYER.to_string())],
+        ),
+        Refusal::Busy => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "analysis_busy",
+            "too many analyses are waiting: try again later".to_string(),
+            vec![],
+        ),
+    };
+    let retry = matches!(r, Refusal::Quota | Refusal::Busy).then_some(RETRY_S);
+    ApiError {
+        code,
+        vars,
+        retry_after: retry,
+        ..ApiError::new(status, message)
+    }
+}
+
+impl From<LearnError> for ApiError {
+    fn from(e: LearnError) -> Self {
+        match e {
+            LearnError::NotWritten => {
+                ApiError::refusal(StatusCode::SERVICE_UNAVAILABLE, &e).retry_in(1)
+            }
+            LearnError::Store(e) => e.into(),
+        }
     }
 }
 

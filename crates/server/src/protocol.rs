@@ -1042,3 +1042,17 @@ pub struct TournamentView {
     /// The asker's game in progress.
     pub my_game: Option<String>,
 }
+
+/// `POST /api/test/clock` body.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockAdvance {
+    /// Milliseconds to move the clock forward (1 to a year).
+    pub advance_ms: i64,
+}
+
+/// Its answer: the server's time after the move (ms since 1970).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct ServerTime {
+    pub now: i64,
+}

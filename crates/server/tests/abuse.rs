@@ -7,10 +7,15 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{remove_db, start_with, temp_db, Browser, Server};
-use serde_json::{json, Value};
+use common::{
+    ai, api, human, remove_db, seated, start_with, temp_db, Browser, Call, Client, Refusal, Server,
+    ViewExt,
+};
+use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tabula_ai::AiLevel;
+use tabula_server::protocol::{Created, NewGame};
 use tabula_server::RoundConfig;
 
 /// Level 8's thinking time per action.
@@ -28,11 +33,11 @@ struct Tally {
 }
 
 impl Tally {
-    fn count(&mut self, st: StatusCode, v: &Value) {
-        match st {
-            StatusCode::OK => self.ok += 1,
-            StatusCode::TOO_MANY_REQUESTS => self.too_many += 1,
-            other => self.other.push(format!("{other}: {v}")),
+    fn count<T>(&mut self, answer: &Result<T, Refusal>) {
+        match answer {
+            Ok(_) => self.ok += 1,
+            Err(r) if r.status == StatusCode::TOO_MANY_REQUESTS => self.too_many += 1,
+            Err(r) => self.other.push(r.to_string()),
         }
     }
 }
@@ -50,24 +55,31 @@ fn percentile(sorted: &[Duration], p: usize) -> Duration {
     sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
 }
 
+/// The game an answer names.
+fn game(created: &Created) -> Option<&str> {
+    Some(&created.id)
+}
+
 /// One flood stream from the attacker's address and session: `requests`
-/// sent one every `pace`; the games it gets are watched (an AI-only game's
-/// AI thinks only while watched), the watchers held to the end.
-async fn flood(
+/// sent one every `pace`; the games it gets (`game` of an answer) are
+/// watched (an AI-only game's AI thinks only while watched), the watchers
+/// held to the end.
+async fn flood<T: DeserializeOwned>(
     srv: Arc<Server>,
     cookie: Option<String>,
-    requests: Vec<(String, Value)>,
+    requests: Vec<Call<T>>,
     pace: Duration,
+    game: fn(&T) -> Option<&str>,
 ) -> Tally {
     let mut b = Browser::new(&srv, 66);
     b.cookie = cookie;
     let mut tally = Tally::default();
     let mut watchers = Vec::new();
     let start = Instant::now();
-    for (path, body) in requests {
-        let (st, v) = b.call("POST", &path, body).await;
-        tally.count(st, &v);
-        if let Some(id) = v["id"].as_str().filter(|_| st == StatusCode::OK) {
+    for call in requests {
+        let answer = b.attempt(call).await;
+        tally.count(&answer);
+        if let Some(id) = answer.as_ref().ok().and_then(game) {
             watchers.push(
                 srv.app
                     .rounds
@@ -93,69 +105,44 @@ async fn a_flood_from_one_address_does_not_slow_a_real_player() {
     let rss_before = rss_mb();
 
     // The attacker: a guest session, and a game of its own to ask hints in.
-    let mut attacker = Browser::new(&srv, 66);
-    attacker.guest().await;
-    let own = attacker
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "stelpur", "hints": true}),
-        )
-        .await;
-    let own_id = own["id"].as_str().expect("id").to_string();
-    let own_tokens: Vec<Value> = own["tokens"]
-        .as_array()
-        .expect("tokens")
-        .iter()
-        .map(|t| t["token"].clone())
-        .collect();
-    let state = srv.get(&format!("/api/games/{own_id}")).await;
-    let seat = state["state"]["turn"]["seat"].as_u64().unwrap_or(0) as usize;
-    let level8 = json!({"type": "ai", "level": "level8"});
-    let ai_only = (0..500)
-        .map(|_| {
-            (
-                "/api/games".to_string(),
-                json!({"spec": "dragonchess", "seats": [level8, level8]}),
-            )
-        })
-        .collect();
+    let mut attacker = Browser::guest_at(&srv, 66).await;
+    let own = NewGame {
+        hints: true,
+        ..NewGame::new("stelpur")
+    };
+    let (own_id, own_tokens) = attacker.open(&own).await;
+    let seat = srv.view(&own_id).await.to_move().unwrap_or(0);
+    let level8 = ai(AiLevel::Level8);
+    let ai_only = seated("dragonchess", vec![level8.clone(), level8.clone()]);
+    let ai_only = (0..500).map(|_| api::create(&ai_only)).collect();
     let hints = (0..200)
-        .map(|_| {
-            (
-                format!("/api/games/{own_id}/hint"),
-                json!({"token": own_tokens[seat]}),
-            )
-        })
+        .map(|_| api::hint(&own_id, &own_tokens[seat]))
         .collect();
     let creations = (0..1000)
-        .map(|_| ("/api/games".to_string(), json!({"spec": "stelpur"})))
+        .map(|_| api::create(&NewGame::new("stelpur")))
         .collect();
 
     // The player: a level-8 AI opponent in Dragonchess.
-    let mut player = Browser::new(&srv, 1);
-    player.guest().await;
-    let game = player
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "dragonchess", "seats": [{"type": "human"}, level8]}),
-        )
+    let mut player = Browser::guest_at(&srv, 1).await;
+    let (id, tokens) = player
+        .open(&seated("dragonchess", vec![human(), level8]))
         .await;
-    let id = game["id"].as_str().expect("id").to_string();
-    let token = game["tokens"][0]["token"].clone();
 
     let started = Instant::now();
     let cookie = attacker.cookie.clone();
     // Each stream lasts about 5 s, while the player's game goes on.
-    let floods = [
+    let [ai_only, creations] = [
         (ai_only, Duration::from_millis(10)),
-        (hints, Duration::from_millis(25)),
         (creations, Duration::from_millis(5)),
     ]
-    .map(|(reqs, pace)| tokio::spawn(flood(Arc::clone(&srv), cookie.clone(), reqs, pace)));
+    .map(|(reqs, pace)| tokio::spawn(flood(Arc::clone(&srv), cookie.clone(), reqs, pace, game)));
+    let hints = tokio::spawn(flood(
+        Arc::clone(&srv),
+        cookie.clone(),
+        hints,
+        Duration::from_millis(25),
+        |_| None,
+    ));
 
     // Someone else reads the catalog meanwhile.
     let reader = {
@@ -164,7 +151,7 @@ async fn a_flood_from_one_address_does_not_slow_a_real_player() {
             let mut times = Vec::new();
             while times.len() < 300 {
                 let t = Instant::now();
-                srv.get("/api/catalog").await;
+                srv.send(api::catalog()).await;
                 times.push(t.elapsed());
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
@@ -174,35 +161,27 @@ async fn a_flood_from_one_address_does_not_slow_a_real_player() {
 
     let mut ai_times = Vec::new();
     for _ in 0..PLAYER_MOVES {
-        let s = srv.settled(&id).await;
-        let action = s["state"]["legal"][0].clone();
-        let ply = s["state"]["ply"].clone();
+        let s = srv.settle(&id).await;
+        let call = api::play(&id, &tokens[0], &s.state.legal[0], s.state.ply);
         let sent = Instant::now();
-        player
-            .expect(
-                StatusCode::OK,
-                "POST",
-                &format!("/api/games/{id}/move"),
-                json!({"token": token, "action": action, "ply": ply}),
-            )
-            .await;
-        srv.settled(&id).await;
+        player.send(call).await;
+        srv.settle(&id).await;
         ai_times.push(sent.elapsed());
     }
 
     let mut tallies = Vec::new();
-    for f in floods {
+    for f in [ai_only, hints, creations] {
         tallies.push(f.await.expect("flood"));
     }
     let mut catalog = reader.await.expect("reader");
     let elapsed = started.elapsed();
     let rss_after = rss_mb();
     catalog.sort_unstable();
-    let metrics = srv.get("/api/metrics").await;
+    let metrics = srv.send(api::metrics()).await;
 
     println!(
         "abuse: {:.1} s; AI moves {:?}; catalog p50 {:?} p99 {:?}; RSS {rss_before:.0} -> {rss_after:.0} MB; \
-         AI-only {:?}; hints {:?}; creations {:?}; metrics {metrics}",
+         AI-only {:?}; hints {:?}; creations {:?}; metrics {metrics:?}",
         elapsed.as_secs_f64(),
         ai_times,
         percentile(&catalog, 50),

@@ -6,10 +6,10 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{remove_db, start, temp_db};
+use common::{api, human, remove_db, seated, start, temp_db, Client, Waiting};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 use tabula_ai::analysis::{Severity, Thresholds};
 use tabula_core::{AnyGame, Player, Record, Turn};
@@ -36,13 +36,8 @@ fn random_record(spec: &str, plies: usize, seed: u64) -> Record {
 
 /// Import `record` with people in every seat: its id.
 async fn import(srv: &common::Server, record: &Record, seats: usize) -> String {
-    let v = srv
-        .post(
-            "/api/games/import",
-            json!({"record": record.to_text(), "seats": vec![json!({"type": "human"}); seats]}),
-        )
-        .await;
-    v["id"].as_str().expect("id").to_string()
+    let call = api::import(&record.to_text(), vec![human(); seats]);
+    srv.send(call).await.id
 }
 
 /// Ask for game `id`'s analysis and wait for it (the AI pool computes it
@@ -54,18 +49,21 @@ async fn analysed(srv: &common::Server, id: &str) -> Value {
         status == StatusCode::ACCEPTED || status == StatusCode::OK,
         "{status}: {v}"
     );
-    for _ in 0..6000 {
+    // An analysis takes its time on a busy machine: five minutes at most.
+    let what = format!("game {id} analysed");
+    let mut waiting =
+        Waiting::new(&what, Duration::from_millis(50)).within(Duration::from_secs(300));
+    loop {
         let (status, v) = srv.call("GET", &path, Value::Null).await;
         match status {
             StatusCode::OK => return v,
             StatusCode::ACCEPTED => {
                 assert!(["queued", "running"].contains(&v["status"].as_str().unwrap_or("")));
-                tokio::time::sleep(Duration::from_millis(50)).await;
+                waiting.tick().await;
             }
             other => panic!("{other}: {v}"),
         }
     }
-    panic!("game {id} was never analysed");
 }
 
 fn floats(v: &Value) -> Vec<f32> {
@@ -225,9 +223,7 @@ async fn refusals_and_a_shared_analysis() {
         (StatusCode::NOT_FOUND, Some("no_analysis"))
     );
     // A game that goes on is not analysed.
-    let (id, _) = srv
-        .create(json!({"spec": "phylde", "seats": [{"type": "human"}, {"type": "human"}]}))
-        .await;
+    let (id, _) = srv.open(&seated("phylde", vec![human(), human()])).await;
     let path = format!("/api/games/{id}/analysis");
     let (status, v) = srv.call("POST", &path, Value::Null).await;
     assert_eq!(

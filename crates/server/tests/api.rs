@@ -5,107 +5,102 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{ply, remove_db, start, temp_db, test_registry};
+use common::{
+    ai, api, human, remove_db, seated, seeded, start, temp_db, test_registry, Client, Live, ViewExt,
+};
 use serde_json::{json, Value};
+use tabula_ai::AiLevel;
+use tabula_server::protocol::{ClientMessage, NewGame, RequestId, ServerMessage, TurnInfo};
+use tabula_server::round::EndReason;
 
 #[tokio::test]
 async fn create_join_move_and_every_error() {
     let db = temp_db("errors");
     let srv = start(test_registry(), &db).await;
-    let (id, tokens) = srv.create(json!({"spec": "race", "seed": 7})).await;
+    let (id, tokens) = srv.open(&seeded("race", 7)).await;
     assert_eq!(tokens.len(), 2);
     let g = format!("/api/games/{id}");
-    let s = srv.get(&g).await;
+    let s = srv.view(&id).await;
     // The opening roll is made and recorded as a chance action.
-    assert_eq!(s["history"].as_array().map(Vec::len), Some(1));
-    assert_eq!(s["history"][0]["actor"], Value::Null);
-    assert_eq!(s["state"]["turn"], json!({"kind": "player", "seat": 0}));
-    assert_eq!(s["state"]["legal"], json!(["run", "walk"]));
+    assert_eq!(s.history.len(), 1);
+    assert_eq!(s.history[0].actor, None);
+    assert_eq!(s.state.turn, TurnInfo::Player { seat: 0 });
+    assert_eq!(s.state.legal, ["run", "walk"]);
 
-    let joined = srv
-        .post(
-            &format!("{g}/join"),
-            json!({"token": tokens[1], "name": "Bea"}),
-        )
-        .await;
-    assert_eq!(joined["seat"], 1);
-    assert_eq!(srv.get(&g).await["state"]["players"][1]["name"], "Bea");
+    let joined = srv.send(api::join_as(&id, &tokens[1], "Bea")).await;
+    assert_eq!(joined.seat, 1);
+    assert_eq!(srv.view(&id).await.player(1).name, "Bea");
 
-    let before = srv.get(&g).await;
+    let before = srv.view(&id).await;
     let cases = [
         (
-            json!({"token": tokens[1], "action": "run"}),
+            api::play(&id, &tokens[1], "run", None),
             StatusCode::FORBIDDEN,
             "not your turn",
             "not_your_turn",
         ),
         (
-            json!({"token": "nope", "action": "run"}),
+            api::play(&id, "nope", "run", None),
             StatusCode::FORBIDDEN,
             "no seat",
             "no_seat",
         ),
         (
-            json!({"token": tokens[0], "action": "fly"}),
+            api::play(&id, &tokens[0], "fly", None),
             StatusCode::UNPROCESSABLE_ENTITY,
             "not legal",
             "illegal_move",
         ),
+        // Not a `MoveRequest`: no action.
         (
-            json!({"token": tokens[0]}),
+            common::Call::post(format!("{g}/move"), &json!({"token": tokens[0]})),
             StatusCode::BAD_REQUEST,
             "missing",
             "bad_request",
         ),
         (
-            json!({"token": tokens[0], "action": "run", "ply": 0}),
+            api::play(&id, &tokens[0], "run", 0),
             StatusCode::CONFLICT,
             "changed",
             "stale",
         ),
     ];
-    for (body, status, words, code) in cases {
-        let (st, v) = srv.call("POST", &format!("{g}/move"), body.clone()).await;
-        assert_eq!(st, status, "{body}: {v}");
-        assert_eq!(v["code"], code, "{body}: {v}");
-        assert!(
-            v["error"].as_str().unwrap_or("").contains(words),
-            "{body}: {v}"
-        );
+    for (call, status, words, code) in cases {
+        let refused = srv.refusal(call).await;
+        assert_eq!(refused.kind(), (status, code), "{refused}");
+        assert!(refused.error.contains(words), "{refused}");
     }
     // A rules' refusal names its reason and the values it names.
-    let fly = json!({"token": tokens[0], "action": "fly"});
-    let (_, v) = srv.call("POST", &format!("{g}/move"), fly).await;
+    let refused = srv.refusal(api::play(&id, &tokens[0], "fly", None)).await;
     assert_eq!(
-        (&v["vars"]["reason"], &v["vars"]["action"]),
-        (&json!("not_legal"), &json!("fly")),
-        "{v}"
+        (
+            refused.vars["reason"].as_str(),
+            refused.vars["action"].as_str()
+        ),
+        ("not_legal", "fly"),
+        "{refused}"
     );
     let (st, v) = srv
         .call("POST", &format!("{g}/move"), Value::String("{oops".into()))
         .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
-    let (st, v) = srv.call("GET", "/api/games/nosuchgame", Value::Null).await;
-    assert_eq!(st, StatusCode::NOT_FOUND);
-    assert_eq!(v["code"], "no_game", "{v}");
-    assert_eq!(v["vars"]["id"], "nosuchgame", "{v}");
-    let (st, v) = srv
-        .call("POST", "/api/games", json!({"spec": "race(players=9)"}))
+    let refused = srv.refusal(api::game("nosuchgame")).await;
+    assert_eq!(refused.kind(), (StatusCode::NOT_FOUND, "no_game"));
+    assert_eq!(refused.vars["id"], "nosuchgame", "{refused}");
+    let refused = srv
+        .refusal(api::create(&NewGame::new("race(players=9)")))
         .await;
-    assert_eq!(st, StatusCode::BAD_REQUEST);
-    assert!(v["error"].as_str().unwrap_or("").contains("2..3"), "{v}");
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert!(refused.error.contains("2..3"), "{refused}");
+    // Not a level: sent as JSON.
     let (st, _) = srv.call("POST", "/api/games", json!({"spec": "race", "seats": [{"type": "ai", "level": "level99"}, {"type": "human"}]})).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     // Nothing changed.
-    assert_eq!(srv.get(&g).await, before);
+    assert_eq!(srv.view(&id).await, before);
 
-    let moved = srv
-        .post(
-            &format!("{g}/move"),
-            json!({"token": tokens[0], "action": "walk", "ply": 1}),
-        )
-        .await;
-    assert_eq!(moved["ply"], 3, "the move and the next roll");
+    let moved = srv.send(api::play(&id, &tokens[0], "walk", 1)).await;
+    assert_eq!(moved.ply, 3, "the move and the next roll");
+    // A history entry's exact shape on the wire.
     let s = srv.get(&g).await;
     assert_eq!(
         s["history"][1],
@@ -120,36 +115,25 @@ async fn create_join_move_and_every_error() {
 async fn a_restarted_server_resumes_every_game_exactly() {
     let db = temp_db("restart");
     let srv = start(test_registry(), &db).await;
-    let (a, ta) = srv.create(json!({"spec": "race(players=3)"})).await;
-    let (b, _) = srv.create(json!({"spec": "race", "seats": [{"type": "human"}, {"type": "ai", "level": "random"}]})).await;
-    for i in 0..6 {
-        let s = srv.get(&format!("/api/games/{a}")).await;
-        let seat = s["state"]["turn"]["seat"].as_u64().expect("seat") as usize;
-        let action = if i % 2 == 0 { "run" } else { "walk" };
-        srv.post(
-            &format!("/api/games/{a}/move"),
-            json!({"token": ta[seat], "action": action}),
-        )
+    let (a, ta) = srv.open(&NewGame::new("race(players=3)")).await;
+    let (b, _) = srv
+        .open(&seated("race", vec![human(), ai(AiLevel::Random)]))
         .await;
+    for i in 0..6 {
+        let seat = srv.view(&a).await.to_move().expect("seat");
+        let action = if i % 2 == 0 { "run" } else { "walk" };
+        srv.send(api::play(&a, &ta[seat], action, None)).await;
     }
-    srv.post(
-        &format!("/api/games/{a}/join"),
-        json!({"token": ta[2], "name": "Cy"}),
-    )
-    .await;
-    let sa = srv.get(&format!("/api/games/{a}")).await;
-    let sb = srv.settled(&b).await;
-    assert_eq!(ply(&sa), 13);
+    srv.send(api::join_as(&a, &ta[2], "Cy")).await;
+    let sa = srv.view(&a).await;
+    let sb = srv.settle(&b).await;
+    assert_eq!(sa.state.ply, 13);
     drop(srv);
 
     let srv = start(test_registry(), &db).await;
-    assert_eq!(srv.get(&format!("/api/games/{a}")).await, sa);
-    assert_eq!(srv.settled(&b).await, sb);
-    let record = srv
-        .call("GET", &format!("/api/games/{a}/record"), Value::Null)
-        .await
-        .1;
-    let text = record.as_str().expect("record text");
+    assert_eq!(srv.view(&a).await, sa);
+    assert_eq!(srv.settle(&b).await, sb);
+    let text = srv.send(api::record(&a)).await;
     assert!(
         text.starts_with("[Tabula record]\ngame: race(players=3)\n"),
         "{text}"
@@ -162,55 +146,47 @@ async fn a_restarted_server_resumes_every_game_exactly() {
 async fn ai_seats_take_backs_and_leaving() {
     let db = temp_db("ai");
     let srv = start(test_registry(), &db).await;
-    let (id, t) = srv.create(json!({"spec": "race", "seats": [{"type": "human"}, {"type": "ai", "level": "level3"}]})).await;
-    let g = format!("/api/games/{id}");
-    let s0 = srv.settled(&id).await;
-    srv.post(
-        &format!("{g}/move"),
-        json!({"token": t[0], "action": "run"}),
-    )
-    .await;
-    let s1 = srv.settled(&id).await;
-    assert_eq!(ply(&s1), ply(&s0) + 4, "move, roll, AI move, roll");
-    assert_eq!(s1["history"][ply(&s0) as usize + 2]["actor"], 1);
-    // Take back: the position before my move, with the same dice.
-    let back = srv.post(&format!("{g}/undo"), json!({"token": t[0]})).await;
-    assert_eq!(back["ply"], ply(&s0));
-    let s2 = srv.settled(&id).await;
-    assert_eq!(s2["history"], s0["history"]);
-    let hint = srv.post(&format!("{g}/hint"), json!({"token": t[0]})).await;
-    assert!(
-        ["run", "walk"].contains(&hint["action"].as_str().unwrap_or("")),
-        "{hint}"
-    );
-    let (st, _) = srv
-        .call("POST", &format!("{g}/draw"), json!({"token": t[0]}))
+    let (id, t) = srv
+        .open(&seated("race", vec![human(), ai(AiLevel::Level3)]))
         .await;
-    assert_eq!(st, StatusCode::CONFLICT, "the AI declines draws");
+    let s0 = srv.settle(&id).await;
+    srv.send(api::play(&id, &t[0], "run", None)).await;
+    let s1 = srv.settle(&id).await;
+    let ply0 = s0.state.ply;
+    assert_eq!(s1.state.ply, ply0 + 4, "move, roll, AI move, roll");
+    assert_eq!(s1.history[ply0 + 2].actor, Some(1));
+    // Take back: the position before my move, with the same dice.
+    let back = srv.send(api::undo(&id, &t[0])).await;
+    assert_eq!(back.ply, ply0);
+    let s2 = srv.settle(&id).await;
+    assert_eq!(s2.history, s0.history);
+    let hint = srv.send(api::hint(&id, &t[0])).await;
+    assert!(["run", "walk"].contains(&hint.action.as_str()), "{hint:?}");
+    let refused = srv.refusal(api::draw(&id, &t[0], true)).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::CONFLICT,
+        "the AI declines draws"
+    );
 
     // Three players: leaving hands the seat to the AI, which plays on.
-    let (id3, t3) = srv.create(json!({"spec": "race(players=3)"})).await;
-    srv.post(&format!("/api/games/{id3}/leave"), json!({"token": t3[0]}))
-        .await;
-    let s = srv.settled(&id3).await;
-    assert_eq!(s["state"]["players"][0]["kind"], "ai");
-    assert_eq!(s["state"]["turn"]["seat"], 1, "the AI played seat 1's turn");
-    let (st, _) = srv
-        .call(
-            "POST",
-            &format!("/api/games/{id3}/move"),
-            json!({"token": t3[0], "action": "run"}),
-        )
-        .await;
-    assert_eq!(st, StatusCode::FORBIDDEN, "the old token is void");
-    let (st, _) = srv
-        .call(
-            "POST",
-            &format!("/api/games/{id3}/resign"),
-            json!({"token": t3[1]}),
-        )
-        .await;
-    assert_eq!(st, StatusCode::CONFLICT, "resigning is for two players");
+    let (id3, t3) = srv.open(&NewGame::new("race(players=3)")).await;
+    srv.send(api::leave(&id3, &t3[0])).await;
+    let s = srv.settle(&id3).await;
+    assert_eq!(s.player(0).kind, tabula_server::protocol::SeatKind::Ai);
+    assert_eq!(s.to_move(), Some(1), "the AI played seat 1's turn");
+    let refused = srv.refusal(api::play(&id3, &t3[0], "run", None)).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::FORBIDDEN,
+        "the old token is void"
+    );
+    let refused = srv.refusal(api::resign(&id3, &t3[1])).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::CONFLICT,
+        "resigning is for two players"
+    );
     remove_db(&db);
 }
 
@@ -218,131 +194,90 @@ async fn ai_seats_take_backs_and_leaving() {
 async fn resign_draw_rematch_and_import() {
     let db = temp_db("end");
     let srv = start(test_registry(), &db).await;
-    let (id, t) = srv.create(json!({"spec": "race"})).await;
-    let g = format!("/api/games/{id}");
-    srv.post(
-        &format!("{g}/move"),
-        json!({"token": t[0], "action": "run"}),
-    )
-    .await;
-    srv.post(&format!("{g}/draw"), json!({"token": t[1]})).await;
-    assert_eq!(srv.get(&g).await["state"]["draw_offer"], json!([1]));
-    srv.post(&format!("{g}/draw"), json!({"token": t[0]})).await;
-    let s = srv.get(&g).await;
-    assert_eq!(s["state"]["result"]["text"], "draw 1,2");
-    assert_eq!(s["state"]["result"]["reason"], "agreement");
+    let (id, t) = srv.open(&NewGame::new("race")).await;
+    srv.send(api::play(&id, &t[0], "run", None)).await;
+    srv.send(api::draw(&id, &t[1], true)).await;
+    assert_eq!(srv.view(&id).await.state.draw_offer, [1]);
+    srv.send(api::draw(&id, &t[0], true)).await;
+    let s = srv.view(&id).await;
+    let result = s.state.result.clone().expect("a result");
+    assert_eq!(result.text, "draw 1,2");
+    assert_eq!(result.reason, EndReason::Agreement);
     // An agreed draw exports and imports with its ending.
-    let (_, rec) = srv.call("GET", &format!("{g}/record"), Value::Null).await;
-    let drawn = srv.post("/api/games/import", json!({"record": rec})).await;
-    let drawn = srv
-        .get(&format!("/api/games/{}", drawn["id"].as_str().expect("id")))
-        .await;
-    assert_eq!(drawn["state"]["result"], s["state"]["result"]);
-    let (st, _) = srv
-        .call(
-            "POST",
-            &format!("{g}/move"),
-            json!({"token": t[1], "action": "run"}),
-        )
-        .await;
-    assert_eq!(st, StatusCode::CONFLICT);
+    let rec = srv.send(api::record(&id)).await;
+    let drawn = srv.send(api::import(&rec, Vec::new())).await;
+    let drawn = srv.view(&drawn.id).await;
+    assert_eq!(drawn.state.result, s.state.result);
+    let refused = srv.refusal(api::play(&id, &t[1], "run", None)).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
 
-    let r = srv
-        .post(&format!("{g}/rematch"), json!({"token": t[1]}))
-        .await;
-    let r2 = srv
-        .post(&format!("{g}/rematch"), json!({"token": t[0]}))
-        .await;
+    let r = srv.send(api::rematch(&id, &t[1])).await;
+    let r2 = srv.send(api::rematch(&id, &t[0])).await;
     assert_eq!(r, r2, "one rematch per game");
-    let rid = r["id"].as_str().expect("id");
+    let rid = r.id;
     // Seats move round: my token now holds the other seat.
-    let seat = srv
-        .post(&format!("/api/games/{rid}/join"), json!({"token": t[0]}))
-        .await;
-    assert_eq!(seat["seat"], 1);
-    srv.post(&format!("/api/games/{rid}/resign"), json!({"token": t[1]}))
-        .await;
-    let s = srv.get(&format!("/api/games/{rid}")).await;
-    assert_eq!(s["state"]["result"]["text"], "win 2");
+    let seat = srv.send(api::join(&rid, &t[0])).await;
+    assert_eq!(seat.seat, 1);
+    srv.send(api::resign(&rid, &t[1])).await;
+    let s = srv.view(&rid).await;
+    let result = s.state.result.as_ref().expect("a result");
+    assert_eq!(result.text, "win 2");
 
     // Export, then import: the same actions, playable on.
-    let (_, rec) = srv
-        .call("GET", &format!("/api/games/{rid}/record"), Value::Null)
+    let rec = srv.send(api::record(&rid)).await;
+    let imported = srv.send(api::import(&rec, Vec::new())).await;
+    let back = srv.view(&imported.id).await;
+    assert_eq!(back.history, s.history);
+    assert_eq!(back.state.result, s.state.result, "the resignation too");
+    let refused = srv
+        .refusal(api::import(
+            "[Tabula record]\ngame: race\n\n1 fly\n",
+            Vec::new(),
+        ))
         .await;
-    let imported = srv.post("/api/games/import", json!({"record": rec})).await;
-    let iid = imported["id"].as_str().expect("id");
-    let back = srv.get(&format!("/api/games/{iid}")).await;
-    assert_eq!(back["history"], s["history"]);
-    assert_eq!(
-        back["state"]["result"], s["state"]["result"],
-        "the resignation too"
-    );
-    let (st, v) = srv
-        .call(
-            "POST",
-            "/api/games/import",
-            json!({"record": "[Tabula record]\ngame: race\n\n1 fly\n"}),
-        )
-        .await;
-    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
-    assert!(v["error"].as_str().unwrap_or("").contains("line 4"), "{v}");
-    let list = srv.get("/api/games").await;
-    assert_eq!(list.as_array().map(Vec::len), Some(4));
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{refused}");
+    assert!(refused.error.contains("line 4"), "{refused}");
+    assert_eq!(srv.send(api::games()).await.len(), 4);
     remove_db(&db);
+}
+
+/// A move on the live channel.
+fn play(token: &str, action: &str, rid: i64) -> ClientMessage {
+    ClientMessage::Move {
+        token: token.to_string(),
+        action: action.to_string(),
+        ply: None,
+        rid: Some(RequestId::Number(rid)),
+    }
 }
 
 #[tokio::test]
 async fn live_channel_sends_snapshot_updates_and_acks() {
-    use futures_util::{SinkExt, StreamExt};
+    use futures_util::StreamExt;
     use tokio_tungstenite::tungstenite::Message;
     let db = temp_db("ws");
     let srv = start(test_registry(), &db).await;
-    let (id, t) = srv.create(json!({"spec": "race"})).await;
-    let addr = common::serve(&srv).await;
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
-        .await
-        .expect("connect");
-    let snap = match ws.next().await {
-        Some(Ok(Message::Text(t))) => serde_json::from_str::<Value>(&t).expect("json"),
-        other => panic!("unexpected {other:?}"),
-    };
-    assert_eq!(snap["type"], "snapshot");
-    assert_eq!(snap["from"], 0);
-    ws.send(Message::Text(
-        json!({"type": "move", "token": t[1], "action": "run", "rid": 1})
-            .to_string()
-            .into(),
-    ))
-    .await
-    .expect("send");
-    ws.send(Message::Text(
-        json!({"type": "move", "token": t[0], "action": "run", "rid": 2})
-            .to_string()
-            .into(),
-    ))
-    .await
-    .expect("send");
-    let mut seen = Vec::new();
-    while seen.len() < 3 {
-        match ws.next().await {
-            Some(Ok(Message::Text(t))) => {
-                seen.push(serde_json::from_str::<Value>(&t).expect("json"))
-            }
+    let (id, t) = srv.open(&NewGame::new("race")).await;
+    let mut ws = common::spectate(&srv, &id).await;
+    match ws.message().await {
+        ServerMessage::Snapshot(snap) => assert_eq!(snap.from, 0),
+        other => panic!("not a snapshot: {other:?}"),
+    }
+    ws.say(&play(&t[1], "run", 1)).await;
+    ws.say(&play(&t[0], "run", 2)).await;
+    let (mut errors, mut acks, mut updates) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..3 {
+        match ws.message().await {
+            ServerMessage::Error { rid, .. } => errors.push(rid),
+            ServerMessage::Ack { ply, .. } => acks.push(ply),
+            ServerMessage::Update(view) => updates.push(view),
             other => panic!("unexpected {other:?}"),
         }
     }
-    let by_type = |k: &str| {
-        seen.iter()
-            .filter(|m| m["type"] == k)
-            .cloned()
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(by_type("error").len(), 1, "{seen:?}");
-    assert_eq!(by_type("error")[0]["rid"], 1);
-    assert_eq!(by_type("ack")[0]["ply"], 3);
-    let update = &by_type("update")[0];
-    assert_eq!(update["from"], 1);
-    assert_eq!(update["history"].as_array().map(Vec::len), Some(2));
+    assert_eq!(errors, [Some(RequestId::Number(1))]);
+    assert_eq!(acks[0], 3);
+    assert_eq!(updates[0].from, 1);
+    assert_eq!(updates[0].history.len(), 2);
     // A server shutting down closes its live channels with a reason.
     srv.app.close_channels();
     match ws.next().await {
@@ -352,38 +287,32 @@ async fn live_channel_sends_snapshot_updates_and_acks() {
     remove_db(&db);
 }
 
-/// Send `text` on the live channel `ws` and read up to its refusal.
+/// Send `text` on the live channel `ws` and read up to its refusal, as
+/// sent (the wire's own JSON).
 async fn refusal(ws: &mut common::Ws, text: String) -> Value {
-    use futures_util::{SinkExt, StreamExt};
+    use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
     ws.send(Message::Text(text.into())).await.expect("send");
     loop {
-        match ws.next().await {
-            Some(Ok(Message::Text(t))) => {
-                let msg: Value = serde_json::from_str(&t).expect("json");
-                if msg["type"] == "error" {
-                    return msg;
-                }
-            }
-            other => panic!("unexpected {other:?}"),
+        let msg: Value = ws.read().await;
+        if msg["type"] == "error" {
+            return msg;
         }
     }
 }
 
 /// A refusal on the live channel is the HTTP one: the same `code` and
-/// `vars` (so a client translates both alike), line and status.
+/// `vars` (so a client translates both alike), line and status. Compared
+/// as JSON: both must be the same on the wire.
 #[tokio::test]
 async fn live_channel_refusals_carry_the_http_code_and_vars() {
     let db = temp_db("ws-codes");
     let srv = start(test_registry(), &db).await;
-    let (id, t) = srv.create(json!({"spec": "race"})).await;
+    let (id, t) = srv.open(&NewGame::new("race")).await;
     let mv = json!({"token": t[1], "action": "run"});
     let (status, http) = srv.call("POST", &format!("/api/games/{id}/move"), mv).await;
     assert_eq!(http["code"], "not_your_turn", "{http}");
-    let addr = common::serve(&srv).await;
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
-        .await
-        .expect("connect");
+    let mut ws = common::spectate(&srv, &id).await;
     let request = json!({"type": "move", "token": t[1], "action": "run", "rid": 4});
     let refused = refusal(&mut ws, request.to_string()).await;
     assert_eq!(refused["rid"], 4);
@@ -393,12 +322,8 @@ async fn live_channel_refusals_carry_the_http_code_and_vars() {
     }
     // It reads as the protocol's type, and a message that is not one has
     // its status's code.
-    let typed: tabula_server::protocol::ServerMessage =
-        serde_json::from_value(refused).expect("a ServerMessage");
-    assert!(matches!(
-        typed,
-        tabula_server::protocol::ServerMessage::Error { .. }
-    ));
+    let typed: ServerMessage = serde_json::from_value(refused).expect("a ServerMessage");
+    assert!(matches!(typed, ServerMessage::Error { .. }));
     let fly = refusal(&mut ws, r#"{"type": "fly"}"#.into()).await;
     assert_eq!(fly["code"], "bad_request", "{fly}");
     remove_db(&db);
@@ -408,14 +333,11 @@ async fn live_channel_refusals_carry_the_http_code_and_vars() {
 async fn health_answers_with_the_store() {
     let db = temp_db("health");
     let srv = start(test_registry(), &db).await;
-    srv.create(json!({"spec": "race"})).await;
-    let h = srv.get("/healthz").await;
-    assert_eq!(h["status"], "ok");
-    assert_eq!(h["games"], 1);
-    assert!(
-        ["sqlite", "postgres"].contains(&h["store"].as_str().unwrap_or("")),
-        "{h}"
-    );
+    srv.open(&NewGame::new("race")).await;
+    let h = srv.send(api::health()).await;
+    assert_eq!(h.status, "ok");
+    assert_eq!(h.games, 1);
+    assert!(["sqlite", "postgres"].contains(&h.store.as_str()), "{h:?}");
     remove_db(&db);
 }
 
@@ -427,45 +349,35 @@ async fn every_registered_game_plays_and_resumes() {
     for entry in registry.entries() {
         let db = temp_db(entry.name);
         let srv = start(registry.clone(), &db).await;
-        let cat = srv.get("/api/catalog").await;
-        let info = cat["games"]
-            .as_array()
-            .and_then(|g| g.iter().find(|g| g["name"] == entry.name))
-            .cloned()
+        let catalog = srv.send(api::catalog()).await;
+        let info = catalog
+            .games
+            .iter()
+            .find(|g| g.name == entry.name)
             .expect("in catalog");
-        let n = info["players"].as_u64().expect("players") as usize;
-        let mut seats = vec![json!({"type": "human"})];
-        seats.extend((1..n).map(|_| json!({"type": "ai", "level": "random"})));
-        let (id, t) = srv
-            .create(json!({"spec": entry.name, "seats": seats}))
-            .await;
-        let g = format!("/api/games/{id}");
-        let (st, v) = srv
-            .call(
-                "POST",
-                &format!("{g}/move"),
-                json!({"token": t[0], "action": "zz99-zz98"}),
-            )
-            .await;
-        assert!(st.is_client_error(), "{}: {v}", entry.name);
+        let mut seats = vec![human()];
+        seats.extend((1..info.players).map(|_| ai(AiLevel::Random)));
+        let (id, t) = srv.open(&seated(entry.name, seats)).await;
+        let refused = srv.refusal(api::play(&id, &t[0], "zz99-zz98", None)).await;
+        assert!(
+            refused.status.is_client_error(),
+            "{}: {refused}",
+            entry.name
+        );
         for _ in 0..6 {
-            let s = srv.settled(&id).await;
-            if s["state"]["turn"]["kind"] != "player" {
+            let s = srv.settle(&id).await;
+            if s.to_move().is_none() {
                 break;
             }
-            let legal = s["state"]["legal"].as_array().expect("legal").clone();
+            let legal = &s.state.legal;
             assert!(!legal.is_empty(), "{}: no legal action", entry.name);
-            let action = legal[legal.len() / 2].as_str().expect("text");
-            srv.post(
-                &format!("{g}/move"),
-                json!({"token": t[0], "action": action, "ply": ply(&s)}),
-            )
-            .await;
+            let action = &legal[legal.len() / 2];
+            srv.send(api::play(&id, &t[0], action, s.state.ply)).await;
         }
-        let before = srv.settled(&id).await;
+        let before = srv.settle(&id).await;
         drop(srv);
         let srv = start(registry.clone(), &db).await;
-        assert_eq!(srv.settled(&id).await, before, "{} resumes", entry.name);
+        assert_eq!(srv.settle(&id).await, before, "{} resumes", entry.name);
         remove_db(&db);
     }
 }
@@ -477,37 +389,29 @@ async fn every_registered_game_plays_and_resumes() {
 async fn bad_text_and_false_results_are_refused_cleanly() {
     let db = temp_db("badtext");
     let srv = start(tabula_games::registry(), &db).await;
-    let (id, t) = srv.create(json!({"spec": "dragonchess"})).await;
-    let g = format!("/api/games/{id}");
-    let before = srv.get(&g).await;
+    let (id, t) = srv.open(&NewGame::new("dragonchess")).await;
+    let before = srv.view(&id).await;
     for action in ["S😀", "W2e2-2é3", "W2e2-2e😀", "é"] {
-        let (st, v) = srv
-            .call(
-                "POST",
-                &format!("{g}/move"),
-                json!({"token": t[0], "action": action}),
-            )
-            .await;
-        assert!(st.is_client_error(), "{action}: {st} {v}");
-        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+        let refused = srv.refusal(api::play(&id, &t[0], action, None)).await;
+        assert!(refused.status.is_client_error(), "{action}: {refused}");
+        assert!(!refused.error.is_empty(), "{refused}");
     }
-    assert_eq!(srv.get(&g).await, before, "the game is unchanged");
+    assert_eq!(srv.view(&id).await, before, "the game is unchanged");
     for record in [
         "[Tabula record]\ngame: dragonchess\n\n1 S😀\n",
         "[Tabula record]\ngame: dragonchess\n\n1 W2e2-2é3\n",
         "[Tabula record]\ngame: dragonchess\nresult: win 1\n\n",
         "[Tabula record]\ngame: dragonchess\nresult: draw 1,2\nend: resign\n\n",
     ] {
-        let (st, v) = srv
-            .call("POST", "/api/games/import", json!({"record": record}))
-            .await;
-        assert_eq!(st, StatusCode::BAD_REQUEST, "{record}: {v}");
-        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+        let refused = srv.refusal(api::import(record, Vec::new())).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::BAD_REQUEST,
+            "{record}: {refused}"
+        );
+        assert!(!refused.error.is_empty(), "{refused}");
     }
-    assert_eq!(
-        srv.get("/api/games").await.as_array().map(Vec::len),
-        Some(1)
-    );
+    assert_eq!(srv.send(api::games()).await.len(), 1);
     remove_db(&db);
 }
 
@@ -523,18 +427,13 @@ async fn serves_the_ui_and_the_rules() {
     let (st, _) = srv.call("GET", "/nope.js", Value::Null).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
     for entry in tabula_games::registry().entries() {
-        let rules = srv.get(&format!("/api/rules/{}", entry.name)).await;
-        assert!(
-            rules["html"].as_str().unwrap_or("").starts_with('<'),
-            "{}",
-            entry.name
-        );
+        let rules = srv.send(api::rules(entry.name)).await;
+        assert!(rules.html.starts_with('<'), "{}", entry.name);
     }
     // The full reference of each game, and the conventions they share; the
     // players' pages link to them as app routes, never outside the repository.
     for entry in tabula_games::registry().entries() {
-        let page = srv.get(&format!("/api/rules/{}", entry.name)).await;
-        let html = page["html"].as_str().unwrap_or("");
+        let html = srv.send(api::rules(entry.name)).await.html;
         let route = format!("href=\"#/rules/{}/reference\"", entry.name);
         assert!(
             html.contains(&route),
@@ -551,47 +450,40 @@ async fn serves_the_ui_and_the_rules() {
             );
         }
         let reference = srv
-            .get(&format!("/api/rules/{}/reference", entry.name))
+            .send(api::rules(&format!("{}/reference", entry.name)))
             .await;
-        assert!(
-            reference["html"].as_str().unwrap_or("").contains("<h2"),
-            "{}",
-            entry.name
-        );
+        assert!(reference.html.contains("<h2"), "{}", entry.name);
     }
     // Every players' page in French too: its own text, its links still app routes.
     for entry in tabula_games::registry().entries() {
-        let en = srv.get(&format!("/api/rules/{}", entry.name)).await;
-        let fr = srv.get(&format!("/api/rules/{}?lang=fr", entry.name)).await;
-        let html = fr["html"].as_str().unwrap_or("");
+        let en = srv.send(api::rules(entry.name)).await;
+        let fr = srv
+            .send(api::rules(&format!("{}?lang=fr", entry.name)))
+            .await;
         assert!(
-            html.starts_with('<') && fr != en,
+            fr.html.starts_with('<') && fr != en,
             "{}: no French page",
             entry.name
         );
         let route = format!("href=\"#/rules/{}/reference\"", entry.name);
         assert!(
-            html.contains(&route),
+            fr.html.contains(&route),
             "{}: French page without its reference link",
             entry.name
         );
         // A language without pages gets English.
-        assert_eq!(
-            srv.get(&format!("/api/rules/{}?lang=de", entry.name)).await,
-            en
-        );
+        let de = srv
+            .send(api::rules(&format!("{}?lang=de", entry.name)))
+            .await;
+        assert_eq!(de, en);
     }
-    let (st, _) = srv
-        .call("GET", "/api/rules/phylde?lang=../x", Value::Null)
-        .await;
-    assert_eq!(st, StatusCode::BAD_REQUEST);
-    let conventions = srv.get("/api/rules/reference").await;
-    assert!(conventions["html"].as_str().unwrap_or("").contains("Perft"));
-    let (st, _) = srv
-        .call("GET", "/api/rules/chess/reference", Value::Null)
-        .await;
-    assert_eq!(st, StatusCode::BAD_REQUEST);
-    let (st, _) = srv.call("GET", "/api/rules/chess", Value::Null).await;
-    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let refused = srv.refusal(api::rules("phylde?lang=../x")).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    let conventions = srv.send(api::rules("reference")).await;
+    assert!(conventions.html.contains("Perft"));
+    for page in ["chess/reference", "chess"] {
+        let refused = srv.refusal(api::rules(page)).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    }
     remove_db(&db);
 }

@@ -5,48 +5,56 @@
 mod common;
 
 use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use common::{remove_db, start, temp_db, test_registry, Browser, Server};
+use axum::http::{HeaderMap, Request, StatusCode};
+use common::{
+    api, poll, realtime, remove_db, seeded, seek, start, temp_db, test_registry, Browser, Call,
+    Client, Server, ViewExt,
+};
 use http_body_util::BodyExt;
+use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use std::time::Duration;
+use tabula_server::bot::{BotEvent, GameEvent};
+use tabula_server::protocol::{
+    NewGame, NewSeek, NewTournament, StartTime, TournamentFormat, TurnInfo,
+};
 use tower::ServiceExt;
 
 fn request(method: &str, path: &str, token: &str, body: &Value) -> Request<Body> {
-    let body = if body.is_null() {
-        Body::empty()
-    } else {
-        Body::from(body.to_string())
-    };
     Request::builder()
         .method(method)
         .uri(path)
         .header("host", "tabula.test")
         .header("content-type", "application/json")
         .header("authorization", format!("Bearer {token}"))
-        .body(body)
+        .body(common::json_body(body))
         .expect("request")
 }
 
-/// A request signed by `token` alone (no cookie, no Origin).
-async fn bearer(
-    srv: &Server,
-    token: &str,
-    method: &str,
-    path: &str,
-    body: Value,
-) -> (StatusCode, Value) {
-    let res = srv
-        .router
-        .clone()
-        .oneshot(request(method, path, token, &body))
-        .await
-        .expect("response");
-    let status = res.status();
-    let bytes = res.into_body().collect().await.expect("body").to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
-    (status, value)
+/// A program holding an API token: its requests are signed by the token
+/// alone (no cookie, no Origin).
+struct Bearer<'a> {
+    srv: &'a Server,
+    token: String,
+}
+
+impl<'a> Bearer<'a> {
+    fn new(srv: &'a Server, token: &str) -> Self {
+        let token = token.to_string();
+        Bearer { srv, token }
+    }
+}
+
+impl Client for &Bearer<'_> {
+    async fn exchange(
+        self,
+        method: &str,
+        path: &str,
+        body: Value,
+    ) -> (StatusCode, HeaderMap, Value) {
+        let req = request(method, path, &self.token, &body);
+        self.srv.respond(req).await
+    }
 }
 
 /// An open NDJSON stream.
@@ -75,8 +83,8 @@ impl Stream {
         }
     }
 
-    /// The next JSON line (keep-alive lines skipped), within 10 s.
-    async fn next(&mut self) -> Value {
+    /// The next JSON line as `T` (keep-alive lines skipped), within 10 s.
+    async fn next<T: DeserializeOwned>(&mut self) -> T {
         loop {
             if let Some((line, rest)) = self.buffer.split_once('\n') {
                 let line = line.trim().to_string();
@@ -84,7 +92,8 @@ impl Stream {
                 if line.is_empty() {
                     continue;
                 }
-                return serde_json::from_str(&line).expect("a JSON line");
+                return serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("{e}: a line not of its type: {line}"));
             }
             let frame = tokio::time::timeout(Duration::from_secs(10), self.body.frame())
                 .await
@@ -109,78 +118,50 @@ impl Stream {
         }
     }
 
-    /// The next line of type `kind`, skipping others.
-    async fn next_of(&mut self, kind: &str) -> Value {
+    /// The first of the next 20 events that `pick` takes.
+    async fn next_of<E: DeserializeOwned, T>(&mut self, mut pick: impl FnMut(E) -> Option<T>) -> T {
         for _ in 0..20 {
-            let v = self.next().await;
-            if v["type"] == kind {
-                return v;
+            if let Some(found) = pick(self.next().await) {
+                return found;
             }
         }
-        panic!("no `{kind}` event");
+        panic!("not among the next 20 events");
     }
 }
 
 /// Sign up `name` in a browser and make a token; the browser and token.
 async fn with_token<'a>(srv: &'a Server, name: &str, n: u8) -> (Browser<'a>, String) {
-    let mut b = Browser::new(srv, n);
-    b.sign_up(name).await;
-    let v = b
-        .expect(
-            StatusCode::CREATED,
-            "POST",
-            "/api/account/tokens",
-            json!({"description": format!("{name}'s program")}),
-        )
-        .await;
-    let token = v["token"].as_str().expect("token").to_string();
-    (b, token)
+    let mut b = Browser::signed_up(srv, n, name).await;
+    let created = b.send(api::new_token(&format!("{name}'s program"))).await;
+    (b, created.token)
+}
+
+/// A bot account `name` at address `n`: its browser and its program.
+async fn bot<'a>(srv: &'a Server, name: &str, n: u8) -> (Browser<'a>, Bearer<'a>) {
+    let (b, token) = with_token(srv, name, n).await;
+    let program = Bearer::new(srv, &token);
+    program.send(api::upgrade()).await;
+    (b, program)
 }
 
 #[tokio::test]
 async fn revoking_a_token_ends_the_streams_it_opened_within_a_second() {
     let db = temp_db("bot-revoke");
     let srv = start(test_registry(), &db).await;
-    let (mut robo, token) = with_token(&srv, "Robo", 2).await;
-    let (st, _) = bearer(
-        &srv,
-        &token,
-        "POST",
-        "/api/bot/account/upgrade",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK);
-    let second = robo
-        .expect(
-            StatusCode::CREATED,
-            "POST",
-            "/api/account/tokens",
-            json!({"description": "a second program"}),
-        )
-        .await;
-    let other = second["token"].as_str().expect("token").to_string();
-    let (game, _) = srv.create(json!({"spec": "race"})).await;
-    let mut events = Stream::open(&srv, &token, "/api/bot/stream/event").await;
-    let mut game_stream = Stream::open(&srv, &token, &format!("/api/bot/game/stream/{game}")).await;
+    let (mut robo, program) = bot(&srv, "Robo", 2).await;
+    let token = &program.token;
+    let other = robo.send(api::new_token("a second program")).await.token;
+    let (game, _) = srv.open(&NewGame::new("race")).await;
+    let mut events = Stream::open(&srv, token, "/api/bot/stream/event").await;
+    let mut game_stream = Stream::open(&srv, token, &format!("/api/bot/game/stream/{game}")).await;
     let mut kept = Stream::open(&srv, &other, "/api/bot/stream/event").await;
-    game_stream.next_of("gameFull").await;
-    let listed = robo
-        .expect(StatusCode::OK, "GET", "/api/account/tokens", Value::Null)
+    game_stream
+        .next_of(|e| matches!(e, GameEvent::GameFull(_)).then_some(()))
         .await;
-    let id = listed
-        .as_array()
-        .and_then(|l| l.iter().find(|t| t["description"] == "Robo's program"))
-        .and_then(|t| t["id"].as_str())
-        .expect("the first token")
-        .to_string();
-    robo.expect(
-        StatusCode::OK,
-        "DELETE",
-        &format!("/api/account/tokens/{id}"),
-        Value::Null,
-    )
-    .await;
+    let listed = robo.send(api::tokens()).await;
+    let first = listed.iter().find(|t| t.description == "Robo's program");
+    let id = first.expect("the first token").id.clone();
+    robo.send(api::revoke_token(&id)).await;
     for stream in [&mut events, &mut game_stream] {
         assert!(stream.ended_within(Duration::from_secs(1)).await);
     }
@@ -193,92 +174,57 @@ async fn revoking_a_token_ends_the_streams_it_opened_within_a_second() {
 async fn tokens_are_shown_once_stored_hashed_and_revocable() {
     let db = temp_db("bot-tokens");
     let srv = start(test_registry(), &db).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.sign_up("Ann").await;
-    let created = ann
-        .expect(
-            StatusCode::CREATED,
-            "POST",
-            "/api/account/tokens",
-            json!({"description": " my bot "}),
-        )
-        .await;
-    let token = created["token"].as_str().expect("token").to_string();
+    let mut ann = Browser::signed_up(&srv, 1, "Ann").await;
+    let created = ann.send(api::new_token(" my bot ")).await;
+    let token = created.token;
     assert!(token.starts_with("tbl_") && token.len() == 68, "{token}");
-    assert_eq!(created["description"], "my bot");
-    let id = created["id"].as_str().expect("id").to_string();
+    assert_eq!(created.description, "my bot");
+    let id = created.id;
 
-    // Bad requests change nothing.
+    // Bad requests change nothing (the second not even a `NewToken`).
     for body in [json!({"description": ""}), json!({"name": "x"})] {
         ann.expect(StatusCode::BAD_REQUEST, "POST", "/api/account/tokens", body)
             .await;
     }
     // A cookie from another site may not make one.
     ann.origin = Some("https://evil.test".into());
-    ann.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        "/api/account/tokens",
-        json!({"description": "x"}),
-    )
-    .await;
+    let refused = ann.refusal(api::new_token("x")).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
     ann.origin = Some("http://tabula.test".into());
 
-    // The list never shows the secret.
-    let list = ann
+    // The list never shows the secret (read as sent: no field of it).
+    let raw = ann
         .expect(StatusCode::OK, "GET", "/api/account/tokens", Value::Null)
         .await;
-    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
-    assert_eq!(list[0]["id"], id.as_str());
-    assert!(list[0]["last_used"].is_null());
-    assert!(!list.to_string().contains(&token[4..]), "{list}");
+    assert!(!raw.to_string().contains(&token[4..]), "{raw}");
+    let list = ann.send(api::tokens()).await;
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0].id, id);
+    assert!(list[0].last_used.is_none());
 
     // The token signs requests as Ann, without Origin.
-    let (st, me) = bearer(&srv, &token, "GET", "/api/me", Value::Null).await;
-    assert_eq!((st, me["username"].clone()), (StatusCode::OK, json!("Ann")));
-    let list = ann
-        .expect(StatusCode::OK, "GET", "/api/account/tokens", Value::Null)
-        .await;
-    assert!(list[0]["last_used"].as_i64().is_some(), "{list}");
+    let program = Bearer::new(&srv, &token);
+    assert_eq!(program.send(api::me()).await.username, "Ann");
+    let list = ann.send(api::tokens()).await;
+    assert!(list[0].last_used.is_some(), "{list:?}");
 
     // Unknown tokens are refused, even where a guest may read.
     for bad in ["tbl_0000", "nonsense", ""] {
-        let (st, _) = bearer(&srv, bad, "GET", "/api/me", Value::Null).await;
-        assert_eq!(st, StatusCode::UNAUTHORIZED, "{bad}");
+        let refused = Bearer::new(&srv, bad).refusal(api::me()).await;
+        assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{bad}");
     }
-    let (st, _) = bearer(&srv, "tbl_x", "GET", "/api/seeks", Value::Null).await;
-    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let refused = Bearer::new(&srv, "tbl_x").refusal(api::seeks()).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
 
     // Revoked: 401 from then on.
-    ann.expect(
-        StatusCode::NOT_FOUND,
-        "DELETE",
-        "/api/account/tokens/nope",
-        Value::Null,
-    )
-    .await;
-    ann.expect(
-        StatusCode::OK,
-        "DELETE",
-        &format!("/api/account/tokens/{id}"),
-        Value::Null,
-    )
-    .await;
-    let (st, _) = bearer(&srv, &token, "GET", "/api/me", Value::Null).await;
-    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let refused = ann.refusal(api::revoke_token("nope")).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    ann.send(api::revoke_token(&id)).await;
+    let refused = program.refusal(api::me()).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
 
     // Stored as a SHA-256 only.
-    let (_, second) = {
-        let v = ann
-            .expect(
-                StatusCode::CREATED,
-                "POST",
-                "/api/account/tokens",
-                json!({"description": "again"}),
-            )
-            .await;
-        ((), v["token"].as_str().expect("token").to_string())
-    };
+    let second = ann.send(api::new_token("again")).await.token;
     drop(ann);
     drop(srv);
     if db.exists() {
@@ -312,55 +258,26 @@ async fn a_token_plays_the_accounts_seats_on_the_game_endpoints() {
     let db = temp_db("bot-bearer");
     let srv = start(test_registry(), &db).await;
     let (_, token) = with_token(&srv, "Ann", 1).await;
-    let (st, created) = bearer(
-        &srv,
-        &token,
-        "POST",
-        "/api/games",
-        json!({"spec": "race", "seed": 3}),
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK, "{created}");
-    let id = created["id"].as_str().expect("id");
-    let (_, view) = bearer(
-        &srv,
-        &token,
-        "GET",
-        &format!("/api/games/{id}"),
-        Value::Null,
-    )
-    .await;
-    assert_eq!(view["you"], json!([0, 1]), "{view}");
-    assert_eq!(view["state"]["players"][0]["user"], "ann");
-    assert!(view["state"]["players"][0].get("bot").is_none(), "a person");
+    let program = Bearer::new(&srv, &token);
+    let (id, _) = program.open(&seeded("race", 3)).await;
+    let view = program.send(api::game(&id)).await;
+    assert_eq!(view.you, [0, 1], "{view:?}");
+    assert_eq!(view.player(0).user.as_deref(), Some("ann"));
+    assert!(!view.player(0).bot, "a person");
     // No seat token, no cookie: the account's seats.
-    let (st, v) = bearer(
-        &srv,
-        &token,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        json!({"action": "walk"}),
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK, "{v}");
+    program.send(api::play(&id, "", "walk", None)).await;
     // Someone else's token is nobody there.
     let (_, other) = with_token(&srv, "Bob", 2).await;
-    let (st, _) = bearer(
-        &srv,
-        &other,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        json!({"action": "walk"}),
-    )
-    .await;
-    assert_eq!(st, StatusCode::FORBIDDEN);
+    let refused = Bearer::new(&srv, &other)
+        .refusal(api::play(&id, "", "walk", None))
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
     // The bot API is for bot accounts.
-    let (st, v) = bearer(&srv, &token, "GET", "/api/bot/stream/event", Value::Null).await;
-    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
-    let mut b = Browser::new(&srv, 3);
-    b.guest().await;
-    let (st, _) = b.call("GET", "/api/bot/stream/event", Value::Null).await;
-    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let events = || Call::<Value>::get("/api/bot/stream/event");
+    let refused = program.refusal(events()).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{refused}");
+    let mut b = Browser::guest_at(&srv, 3).await;
+    assert_eq!(b.refusal(events()).await.status, StatusCode::UNAUTHORIZED);
     remove_db(&db);
 }
 
@@ -369,74 +286,37 @@ async fn only_an_account_that_never_played_becomes_a_bot() {
     let db = temp_db("bot-upgrade");
     let srv = start(test_registry(), &db).await;
     let (mut ann, ann_token) = with_token(&srv, "Ann", 1).await;
-    ann.expect(
-        StatusCode::OK,
-        "POST",
-        "/api/games",
-        json!({"spec": "race"}),
-    )
-    .await;
-    let (st, v) = bearer(
-        &srv,
-        &ann_token,
-        "POST",
-        "/api/bot/account/upgrade",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    ann.send(api::create(&NewGame::new("race"))).await;
+    let refused = Bearer::new(&srv, &ann_token).refusal(api::upgrade()).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{refused}");
 
     let (mut robo, token) = with_token(&srv, "Robo", 2).await;
     robo.origin = None;
-    robo.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        "/api/bot/account/upgrade",
-        Value::Null,
-    )
-    .await;
-    let (st, _) = bearer(
-        &srv,
-        &token,
-        "POST",
-        "/api/bot/account/upgrade",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK);
-    let profile = ann
-        .expect(StatusCode::OK, "GET", "/api/players/robo", Value::Null)
-        .await;
-    assert_eq!(profile["bot"], true);
-    let profile = ann
-        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
-        .await;
-    assert!(profile.get("bot").is_none(), "{profile}");
+    assert_eq!(
+        robo.refusal(api::upgrade()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let program = Bearer::new(&srv, &token);
+    program.send(api::upgrade()).await;
+    assert!(ann.send(api::profile("robo")).await.bot);
+    let profile = ann.send(api::profile("ann")).await;
+    assert!(!profile.bot, "{profile:?}");
 
     // A bot does not use the people's lobby.
-    let (st, v) = bearer(&srv, &token, "POST", "/api/seeks", json!({"spec": "race"})).await;
-    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
-    let sid = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race"}),
-        )
-        .await["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
-    let (st, _) = bearer(
-        &srv,
-        &token,
-        "POST",
-        &format!("/api/seeks/{sid}/accept"),
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::FORBIDDEN);
+    let refused = program.refusal(api::seek(&seek("race"))).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{refused}");
+    let sid = ann.send(api::seek(&seek("race"))).await.id;
+    let refused = program.refusal(api::accept(&sid)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
     remove_db(&db);
+}
+
+/// A seek of race addressed to `to`.
+fn challenge(to: &str) -> NewSeek {
+    NewSeek {
+        to: Some(to.to_string()),
+        ..seek("race")
+    }
 }
 
 #[tokio::test]
@@ -444,146 +324,89 @@ async fn a_bot_is_challenged_accepts_and_plays_through_its_streams() {
     let db = temp_db("bot-streams");
     let srv = start(test_registry(), &db).await;
     let (mut ann, _) = with_token(&srv, "Ann", 1).await;
-    let (_, token) = with_token(&srv, "Robo", 2).await;
-    let (st, _) = bearer(
-        &srv,
-        &token,
-        "POST",
-        "/api/bot/account/upgrade",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK);
+    let (_, robo) = bot(&srv, "Robo", 2).await;
 
-    let mut events = Stream::open(&srv, &token, "/api/bot/stream/event").await;
+    let mut events = Stream::open(&srv, &robo.token, "/api/bot/stream/event").await;
+    let challenged = |e| match e {
+        BotEvent::Challenge { challenge } => Some(challenge),
+        _ => None,
+    };
     // A direct challenge, declined: withdrawn from the lobby.
-    let declined = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race", "to": "robo"}),
-        )
-        .await["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
-    let ev = events.next_of("challenge").await;
-    assert_eq!(ev["challenge"]["id"], declined.as_str());
-    assert_eq!(ev["challenge"]["to"], "robo");
-    let (st, _) = bearer(
-        &srv,
-        &token,
-        "POST",
-        &format!("/api/bot/challenge/{declined}/decline"),
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK);
-    ann.expect(
-        StatusCode::NOT_FOUND,
-        "GET",
-        &format!("/api/seeks/{declined}"),
-        Value::Null,
-    )
-    .await;
-    let ev = events.next_of("challengeCanceled").await;
-    assert_eq!(ev["challenge"]["id"], declined.as_str());
+    let declined = ann.send(api::seek(&challenge("robo"))).await.id;
+    let seen = events.next_of(challenged).await;
+    assert_eq!(seen.id, declined);
+    assert_eq!(seen.to.as_deref(), Some("robo"));
+    robo.send(api::bot_decline(&declined)).await;
+    let refused = ann.refusal(api::seek_by_id(&declined)).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    let canceled = events
+        .next_of(|e| match e {
+            BotEvent::ChallengeCanceled { challenge } => Some(challenge),
+            _ => None,
+        })
+        .await;
+    assert_eq!(canceled.id, declined);
 
     // Another, accepted: the game starts.
-    let sid = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race", "to": "Robo"}),
-        )
-        .await["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
-    let ev = events.next_of("challenge").await;
-    assert_eq!(ev["challenge"]["id"], sid.as_str());
-    let (st, accepted) = bearer(
-        &srv,
-        &token,
-        "POST",
-        &format!("/api/bot/challenge/{sid}/accept"),
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK, "{accepted}");
-    let game = accepted["game"].as_str().expect("game").to_string();
-    let ev = events.next_of("gameStart").await;
-    assert_eq!(ev["game"]["id"], game.as_str());
-    let seek = ann
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/seeks/{sid}"),
-            Value::Null,
-        )
+    let sid = ann.send(api::seek(&challenge("Robo"))).await.id;
+    assert_eq!(events.next_of(challenged).await.id, sid);
+    let accepted = robo.send(api::bot_accept(&sid)).await;
+    let game = accepted.game.expect("game");
+    let started = events
+        .next_of(|e| match e {
+            BotEvent::GameStart { game } => Some(game),
+            _ => None,
+        })
         .await;
-    assert_eq!(seek["seats"][1]["bot"], true, "{seek}");
+    assert_eq!(started.id, game);
+    let seek = ann.send(api::seek_by_id(&sid)).await;
+    assert!(seek.seats[1].bot, "{seek:?}");
 
     // The game's stream: the whole game, then every change.
-    let mut stream = Stream::open(&srv, &token, &format!("/api/bot/game/stream/{game}")).await;
-    let full = stream.next().await;
-    assert_eq!(full["type"], "gameFull", "{full}");
-    assert_eq!(full["you"], json!([1]));
-    let players = &full["state"]["players"];
-    assert_eq!(
-        (players[1]["bot"].clone(), players[1]["user"].clone()),
-        (json!(true), json!("robo"))
-    );
-    assert!(players[0].get("bot").is_none());
+    let mut stream = Stream::open(&srv, &robo.token, &format!("/api/bot/game/stream/{game}")).await;
+    let full = match stream.next().await {
+        GameEvent::GameFull(full) => full,
+        other => panic!("not the whole game: {other:?}"),
+    };
+    assert_eq!(full.you, [1]);
+    let (person, machine) = (full.player(0), full.player(1));
+    assert_eq!((machine.bot, machine.user.as_deref()), (true, Some("robo")));
+    assert!(!person.bot);
 
     // Ann (seat 0) and the bot (seat 1) take turns until the race ends.
-    let g = format!("/api/games/{game}");
-    let mut state = full["state"].clone();
+    let mut state = full.state;
     let mut bot_moves = 0;
-    while state["turn"]["kind"] == "player" {
-        if state["turn"]["seat"] == 0 {
-            ann.expect(
-                StatusCode::OK,
-                "POST",
-                &format!("{g}/move"),
-                json!({"action": "run"}),
-            )
-            .await;
+    while let TurnInfo::Player { seat } = state.turn {
+        if seat == 0 {
+            ann.send(api::play(&game, "", "run", None)).await;
         } else {
-            let (st, v) = bearer(
-                &srv,
-                &token,
-                "POST",
-                &format!("/api/bot/game/{game}/move/run"),
-                Value::Null,
-            )
-            .await;
-            assert_eq!(st, StatusCode::OK, "{v}");
+            robo.send(api::bot_play(&game, "run")).await;
             bot_moves += 1;
         }
-        let before = state["ply"].as_u64();
-        while state["ply"].as_u64() == before {
-            state = stream.next_of("gameState").await["state"].clone();
+        let before = state.ply;
+        while state.ply == before {
+            state = stream
+                .next_of(|e| match e {
+                    GameEvent::GameState(v) => Some(v.state),
+                    _ => None,
+                })
+                .await;
         }
     }
     assert!(bot_moves > 0);
-    assert_eq!(state["turn"]["kind"], "over");
-    let ev = events.next_of("gameFinish").await;
-    assert_eq!(ev["game"]["id"], game.as_str());
-    assert!(ev["game"]["result"].is_string(), "{ev}");
+    assert_eq!(state.turn, TurnInfo::Over);
+    let finished = events
+        .next_of(|e| match e {
+            BotEvent::GameFinish { game } => Some(game),
+            _ => None,
+        })
+        .await;
+    assert_eq!(finished.id, game);
+    assert!(finished.result.is_some(), "{finished:?}");
 
     // Not its turn, not its game: refused.
-    let (st, _) = bearer(
-        &srv,
-        &token,
-        "POST",
-        &format!("/api/bot/game/{game}/move/run"),
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::CONFLICT);
+    let refused = robo.refusal(api::bot_play(&game, "run")).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
     remove_db(&db);
 }
 
@@ -591,56 +414,25 @@ async fn a_bot_is_challenged_accepts_and_plays_through_its_streams() {
 async fn bot_requests_are_limited_per_token() {
     let db = temp_db("bot-limits");
     let srv = start(test_registry(), &db).await;
-    let (mut robo, token) = with_token(&srv, "Robo", 1).await;
-    let second = robo
-        .expect(
-            StatusCode::CREATED,
-            "POST",
-            "/api/account/tokens",
-            json!({"description": "another"}),
-        )
-        .await["token"]
-        .as_str()
-        .expect("token")
-        .to_string();
-    let (st, _) = bearer(
-        &srv,
-        &token,
-        "POST",
-        "/api/bot/account/upgrade",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK);
-    let path = "/api/bot/challenge/nope/decline";
+    let (mut robo, program) = bot(&srv, "Robo", 1).await;
+    let second = robo.send(api::new_token("another")).await.token;
     for _ in 0..60 {
-        let (st, _) = bearer(&srv, &token, "POST", path, Value::Null).await;
-        assert_eq!(st, StatusCode::NOT_FOUND);
+        let refused = program.refusal(api::bot_decline("nope")).await;
+        assert_eq!(refused.status, StatusCode::NOT_FOUND);
     }
-    let res = srv
-        .router
-        .clone()
-        .oneshot(request("POST", path, &token, &Value::Null))
-        .await
-        .expect("response");
-    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
-    let wait = res
-        .headers()
+    let refused = program.refusal(api::bot_decline("nope")).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    let wait = refused
+        .headers
         .get("retry-after")
         .and_then(|v| v.to_str().ok());
     assert_eq!(wait, Some("1"));
     // The account's other token has a limit of its own.
-    let (st, _) = bearer(&srv, &second, "POST", path, Value::Null).await;
-    assert_eq!(st, StatusCode::NOT_FOUND);
-    remove_db(&db);
-}
-
-/// The tournament `body` made by `person`; its id.
-async fn tournament(person: &mut Browser<'_>, body: Value) -> String {
-    let created = person
-        .expect(StatusCode::OK, "POST", "/api/tournaments", body)
+    let refused = Bearer::new(&srv, &second)
+        .refusal(api::bot_decline("nope"))
         .await;
-    created["id"].as_str().expect("id").to_string()
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    remove_db(&db);
 }
 
 /// A bot enters only a tournament that takes bots; there its seat is
@@ -651,110 +443,75 @@ async fn a_tournament_that_takes_bots_rates_them_against_people() {
     let db = temp_db("bot-tournament");
     let srv = start(test_registry(), &db).await;
     let (mut ann, ann_token) = with_token(&srv, "Ann", 1).await;
-    let (_, token) = with_token(&srv, "Robo", 2).await;
-    let (st, _) = bearer(
-        &srv,
-        &token,
-        "POST",
-        "/api/bot/account/upgrade",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK);
+    let (_, robo) = bot(&srv, "Robo", 2).await;
     let starts = srv.app.now() + HOUR;
-    let body = |bots: bool| {
-        json!({"name": "Cup", "spec": "race", "format": "swiss", "rounds": 1, "bots": bots,
-               "clock": {"initial_s": 300, "increment_s": 0}, "starts": starts})
+    let cup = |bots: bool| NewTournament {
+        name: "Cup".into(),
+        spec: "race".into(),
+        format: TournamentFormat::Swiss,
+        clock: realtime(300, 0),
+        starts: StartTime::At(starts),
+        rounds: Some(1),
+        minutes: None,
+        leftover: None,
+        points: None,
+        rated: true,
+        bots,
     };
 
-    let people_only = tournament(&mut ann, body(false)).await;
-    let join = |id: &str| format!("/api/tournaments/{id}/join");
-    let (st, v) = bearer(&srv, &token, "POST", &join(&people_only), Value::Null).await;
-    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
-    assert!(
-        v["error"].as_str().is_some_and(|e| e.contains("bots")),
-        "{v}"
-    );
+    let people_only = ann.send(api::new_tournament(&cup(false))).await.id;
+    let refused = robo.refusal(api::enter(&people_only)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{refused}");
+    assert!(refused.error.contains("bots"), "{refused}");
 
-    let id = tournament(&mut ann, body(true)).await;
-    ann.expect(StatusCode::OK, "POST", &join(&id), Value::Null)
-        .await;
-    let (st, v) = bearer(&srv, &token, "POST", &join(&id), Value::Null).await;
-    assert_eq!(st, StatusCode::OK, "{v}");
-    assert_eq!(
-        srv.get(&format!("/api/tournaments/{id}")).await["bots"],
-        true
-    );
+    let id = ann.send(api::new_tournament(&cup(true))).await.id;
+    ann.send(api::enter(&id)).await;
+    robo.send(api::enter(&id)).await;
+    assert!(srv.send(api::tournament(&id)).await.summary.bots);
     srv.app.advance_clock(HOUR);
-    let mut game = None;
-    for _ in 0..400 {
-        let t = srv.get(&format!("/api/tournaments/{id}")).await;
-        if let Some(g) = t["rounds"][0]["games"][0]["id"].as_str() {
-            game = Some(g.to_string());
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    let game = game.expect("the tournament paired Ann and Robo");
-    let path = format!("/api/games/{game}");
-    let mut view = Value::Null;
-    for _ in 0..200 {
-        let (st, v) = bearer(&srv, &ann_token, "GET", &path, Value::Null).await;
-        if st == StatusCode::OK {
-            view = v;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let players = view["state"]["players"]
-        .as_array()
-        .expect("players")
-        .clone();
-    let robo = players.iter().find(|p| p["user"] == "robo").expect("robo");
-    let ann_seat = players.iter().find(|p| p["user"] == "ann").expect("ann");
-    assert_eq!(robo["bot"], true, "the bot's seat is marked: {view}");
-    assert!(ann_seat.get("bot").is_none(), "{view}");
-    assert_eq!(view["state"]["rated"], true, "{view}");
+    let game = poll(
+        "the tournament to pair Ann and Robo",
+        Duration::from_millis(25),
+        || async {
+            let t = srv.send(api::tournament(&id)).await;
+            Some(t.rounds.first()?.games.first()?.id.clone())
+        },
+    )
+    .await;
+    let person = Bearer::new(&srv, &ann_token);
+    let view = poll("the game", Duration::from_millis(10), || async {
+        person.attempt(api::game(&game)).await.ok()
+    })
+    .await;
+    let players = &view.state.players;
+    let robo_seat = players.iter().find(|p| p.user.as_deref() == Some("robo"));
+    let ann_seat = players.iter().find(|p| p.user.as_deref() == Some("ann"));
+    assert!(
+        robo_seat.expect("robo").bot,
+        "the bot's seat is marked: {view:?}"
+    );
+    assert!(!ann_seat.expect("ann").bot, "{view:?}");
+    assert!(view.state.rated, "{view:?}");
 
     // Each plays once, then Ann resigns: the game is rated.
     for _ in 0..2 {
-        let (_, v) = bearer(&srv, &ann_token, "GET", &path, Value::Null).await;
-        let seat = &v["state"]["turn"]["seat"];
-        let mover = players.iter().find(|p| p["seat"] == *seat).expect("mover");
-        let who = if mover["user"] == "robo" {
-            &token
+        let v = person.send(api::game(&game)).await;
+        let seat = v.to_move().expect("a seat to move");
+        let mover = players.iter().find(|p| usize::from(p.seat) == seat);
+        let who = if mover.expect("mover").user.as_deref() == Some("robo") {
+            &robo
         } else {
-            &ann_token
+            &person
         };
-        let action = v["state"]["legal"][0].clone();
-        let (st, v) = bearer(
-            &srv,
-            who,
-            "POST",
-            &format!("{path}/move"),
-            json!({"action": action}),
-        )
-        .await;
-        assert_eq!(st, StatusCode::OK, "{v}");
+        who.send(api::play(&game, "", &v.state.legal[0], None))
+            .await;
     }
-    let (st, v) = bearer(
-        &srv,
-        &ann_token,
-        "POST",
-        &format!("{path}/resign"),
-        json!({}),
-    )
+    person.send(api::resign(&game, "")).await;
+    let diff = poll("the game rated", Duration::from_millis(25), || async {
+        let v = person.send(api::game(&game)).await;
+        (!v.state.rating_diff.is_empty()).then_some(v.state.rating_diff)
+    })
     .await;
-    assert_eq!(st, StatusCode::OK, "{v}");
-    let mut diff = Value::Null;
-    for _ in 0..400 {
-        let (_, v) = bearer(&srv, &ann_token, "GET", &path, Value::Null).await;
-        if v["state"]["rating_diff"].is_array() {
-            diff = v["state"]["rating_diff"].clone();
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    assert_eq!(diff.as_array().map(Vec::len), Some(2), "rated: {diff}");
+    assert_eq!(diff.len(), 2, "rated: {diff:?}");
     remove_db(&db);
 }

@@ -58,6 +58,8 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
         "TokenRequest" => round_trip::<TokenRequest>(json),
         "DrawRequest" => round_trip::<DrawRequest>(json),
         "Done" => round_trip::<Done>(json),
+        "ClockAdvance" => round_trip::<ClockAdvance>(json),
+        "ServerTime" => round_trip::<ServerTime>(json),
         "GameId" => round_trip::<GameId>(json),
         "Hint" => round_trip::<Hint>(json),
         "ServerMessage" => round_trip::<ServerMessage>(json),

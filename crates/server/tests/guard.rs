@@ -6,20 +6,30 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{remove_db, start, start_with, temp_db, test_registry, Browser, Server};
+use common::{
+    ai, api, human, poll, published_until, remove_db, seated, seeded, start, start_with, status_of,
+    temp_db, test_registry, Browser, Client, Live, Server, ViewExt,
+};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::time::Duration;
+use tabula_ai::AiLevel;
 use tabula_server::common::GuardConfig;
+use tabula_server::protocol::{
+    ChatRequest, ClientMessage, NewGame, RequestId, Room, ServerMessage,
+};
+use tabula_server::round::EndReason;
 use tabula_server::RoundConfig;
 use tower::ServiceExt;
 
-fn config(guard: GuardConfig) -> RoundConfig {
-    RoundConfig {
+/// A server over `db` with the defences `guard` (the AI moves at once).
+async fn guarded(db: &std::path::Path, guard: GuardConfig) -> Server {
+    let config = RoundConfig {
         ai_pause: Duration::ZERO,
         guard,
         ..Default::default()
-    }
+    };
+    start_with(test_registry(), db, config).await
 }
 
 /// Send a raw request; status, headers and body text.
@@ -119,11 +129,8 @@ async fn a_body_must_be_json_but_may_be_empty() {
         assert_eq!(st, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{ct:?}");
         assert!(error_of(&text).contains("application/json"), "{text}");
     }
-    assert_eq!(
-        srv.get("/api/games").await,
-        json!([]),
-        "nothing was created"
-    );
+    let games = srv.send(api::games()).await;
+    assert!(games.is_empty(), "nothing was created: {games:?}");
     // With a charset it is still JSON.
     let req = Request::post("/api/games")
         .header("content-type", "application/json; charset=utf-8")
@@ -144,36 +151,27 @@ async fn game_creation_is_rate_limited_per_address() {
     let srv = start(test_registry(), &db).await;
     let mut flood = Browser::new(&srv, 1);
     flood.origin = None;
+    let race = NewGame::new("race");
     let mut created = 0;
     let mut refused = None;
     for _ in 0..60 {
-        let (st, h, v) = flood
-            .call_full("POST", "/api/games", json!({"spec": "race"}))
-            .await;
-        match st {
-            StatusCode::OK => created += 1,
-            StatusCode::TOO_MANY_REQUESTS => {
-                refused = Some((h, v));
+        match flood.attempt(api::create(&race)).await {
+            Ok(_) => created += 1,
+            Err(r) if r.status == StatusCode::TOO_MANY_REQUESTS => {
+                refused = Some(r);
                 break;
             }
-            other => panic!("{other}: {v}"),
+            Err(r) => panic!("{r}"),
         }
     }
     assert_eq!(created, 30, "the burst passes");
-    let (h, v) = refused.expect("the flood is refused");
-    assert!(h.contains_key("retry-after"), "{h:?}");
-    assert!(v["error"].as_str().expect("error").contains("new games"));
+    let refused = refused.expect("the flood is refused");
+    assert!(refused.headers.contains_key("retry-after"), "{refused:?}");
+    assert!(refused.error.contains("new games"), "{refused}");
     // Another address is not affected.
     let mut other = Browser::new(&srv, 2);
     other.origin = None;
-    other
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race"}),
-        )
-        .await;
+    other.send(api::create(&race)).await;
     remove_db(&db);
 }
 
@@ -184,38 +182,31 @@ async fn game_creation_is_rate_limited_per_address() {
 async fn chat_is_rate_limited_per_address() {
     let db = temp_db("chat-limit");
     let srv = start(test_registry(), &db).await;
-    let mut host = Browser::new(&srv, 1);
-    host.guest().await;
-    let created = host
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race"}),
-        )
-        .await;
-    let chat = format!("/api/games/{}/chat", created["id"].as_str().expect("id"));
-    let line = json!({"room": "spectators", "text": "hello"});
+    let mut host = Browser::guest_at(&srv, 1).await;
+    let (id, _) = host.open(&NewGame::new("race")).await;
+    let line = ChatRequest {
+        token: String::new(),
+        room: Room::Spectators,
+        text: "hello".into(),
+    };
     let (mut posted, mut refused) = (0, Vec::new());
     for _ in 0..8 {
-        let mut guest = Browser::new(&srv, 2);
-        guest.guest().await;
+        let mut guest = Browser::guest_at(&srv, 2).await;
         for _ in 0..5 {
-            match guest.call_full("POST", &chat, line.clone()).await {
-                (StatusCode::OK, _, _) => posted += 1,
-                (StatusCode::TOO_MANY_REQUESTS, h, v) => refused.push((h, v)),
-                (other, _, v) => panic!("{other}: {v}"),
+            match guest.attempt(api::chat(&id, &line)).await {
+                Ok(_) => posted += 1,
+                Err(r) if r.status == StatusCode::TOO_MANY_REQUESTS => refused.push(r),
+                Err(r) => panic!("{r}"),
             }
         }
     }
     // The burst, and at most the refill of the second or two this took.
     assert!((20..=22).contains(&posted), "{posted} lines posted");
-    let (h, v) = refused.first().expect("the address is refused");
-    assert!(h.contains_key("retry-after"), "{h:?}");
-    assert!(v["error"].as_str().expect("error").contains("chat"), "{v}");
-    let mut other = Browser::new(&srv, 3);
-    other.guest().await;
-    other.expect(StatusCode::OK, "POST", &chat, line).await;
+    let refusal = refused.first().expect("the address is refused");
+    assert!(refusal.headers.contains_key("retry-after"), "{refusal:?}");
+    assert!(refusal.error.contains("chat"), "{refusal}");
+    let mut other = Browser::guest_at(&srv, 3).await;
+    other.send(api::chat(&id, &line)).await;
     remove_db(&db);
 }
 
@@ -223,13 +214,12 @@ async fn chat_is_rate_limited_per_address() {
 async fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
     for trust in [false, true] {
         let db = temp_db("proxy");
-        let srv = start_with(
-            test_registry(),
+        let srv = guarded(
             &db,
-            config(GuardConfig {
+            GuardConfig {
                 trust_proxy: trust,
                 ..Default::default()
-            }),
+            },
         )
         .await;
         let post = |xff: &'static str| {
@@ -264,75 +254,36 @@ async fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
 #[tokio::test]
 async fn games_in_progress_are_capped_per_identity_and_per_address() {
     let db = temp_db("quota");
-    let srv = start_with(
-        test_registry(),
+    let srv = guarded(
         &db,
-        config(GuardConfig {
+        GuardConfig {
             games_in_progress: 3,
             ..Default::default()
-        }),
+        },
     )
     .await;
     // A guest.
-    let mut ann = Browser::new(&srv, 1);
-    ann.guest().await;
-    let mut ids = Vec::new();
+    let mut ann = Browser::guest_at(&srv, 1).await;
+    let race = NewGame::new("race");
+    let mut games = Vec::new();
     for _ in 0..3 {
-        let v = ann
-            .expect(
-                StatusCode::OK,
-                "POST",
-                "/api/games",
-                json!({"spec": "race"}),
-            )
-            .await;
-        ids.push((v["id"].clone(), v["tokens"][0]["token"].clone()));
+        games.push(ann.open(&race).await);
     }
-    let v = ann
-        .expect(
-            StatusCode::TOO_MANY_REQUESTS,
-            "POST",
-            "/api/games",
-            json!({"spec": "race"}),
-        )
-        .await;
-    assert!(v["error"].as_str().expect("error").contains("in progress"));
+    let refused = ann.refusal(api::create(&race)).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(refused.error.contains("in progress"), "{refused}");
     // Finishing one frees a place.
-    let (id, token) = &ids[0];
-    let id = id.as_str().expect("id");
-    ann.expect(
-        StatusCode::OK,
-        "POST",
-        &format!("/api/games/{id}/resign"),
-        json!({"token": token}),
-    )
-    .await;
-    ann.expect(
-        StatusCode::OK,
-        "POST",
-        "/api/games",
-        json!({"spec": "race"}),
-    )
-    .await;
+    let (id, tokens) = &games[0];
+    ann.send(api::resign(id, &tokens[0])).await;
+    ann.send(api::create(&race)).await;
     // A script without a session is counted by its address.
     let mut bot = Browser::new(&srv, 2);
     bot.origin = None;
     for _ in 0..3 {
-        bot.expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race"}),
-        )
-        .await;
+        bot.send(api::create(&race)).await;
     }
-    bot.expect(
-        StatusCode::TOO_MANY_REQUESTS,
-        "POST",
-        "/api/games",
-        json!({"spec": "race"}),
-    )
-    .await;
+    let refused = bot.refusal(api::create(&race)).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
     remove_db(&db);
 }
 
@@ -340,27 +291,20 @@ async fn games_in_progress_are_capped_per_identity_and_per_address() {
 async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_stops_it() {
     let db = temp_db("ai-only");
     let srv = start(test_registry(), &db).await;
-    let ai = json!({"type": "ai", "level": "random"});
-    let body = json!({"spec": "race", "seats": [ai, ai]});
+    let ai_only = seated("race", vec![ai(AiLevel::Random); 2]);
     let mut bot = Browser::new(&srv, 1);
     bot.origin = None;
-    let v = bot
-        .expect(StatusCode::FORBIDDEN, "POST", "/api/games", body.clone())
-        .await;
-    assert!(v["error"].as_str().expect("error").contains("session"));
-    let mut ann = Browser::new(&srv, 2);
-    ann.guest().await;
-    let v = ann
-        .expect(StatusCode::OK, "POST", "/api/games", body.clone())
-        .await;
-    let id = v["id"].as_str().expect("id").to_string();
+    let refused = bot.refusal(api::create(&ai_only)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert!(refused.error.contains("session"), "{refused}");
+    let mut ann = Browser::guest_at(&srv, 2).await;
+    let (id, _) = ann.open(&ai_only).await;
     // Nobody watches: the AI does not think, even when the sweep that
     // resumes AI turns comes by (a view goes through the game's owner, so
     // it answers after the owner has decided whether to think).
     srv.app.rounds.resume_ai().await.expect("AI sweep");
-    let s = srv.get(&format!("/api/games/{id}")).await;
-    let start_ply = s["state"]["ply"].as_u64().expect("ply");
-    assert!(start_ply <= 1, "only the opening roll: {s}");
+    let s = srv.view(&id).await;
+    assert!(s.state.ply <= 1, "only the opening roll: {s:?}");
     assert_eq!(srv.app.rounds.ai_jobs(), 0);
     // A watcher comes: it plays.
     let watch = srv
@@ -369,48 +313,35 @@ async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_sto
         .watch(&id, &Default::default())
         .await
         .expect("watch");
-    for _ in 0..200 {
-        if srv.app.rounds.ai_jobs() > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    assert!(srv.app.rounds.ai_jobs() > 0, "the AI thinks once watched");
+    poll(
+        "the AI to think once watched",
+        Duration::from_millis(5),
+        || async { (srv.app.rounds.ai_jobs() > 0).then_some(()) },
+    )
+    .await;
     drop(watch);
     // Another one, never watched: another visitor may not stop it; the
     // creator may.
-    let v = ann
-        .expect(StatusCode::OK, "POST", "/api/games", body.clone())
-        .await;
-    let id = v["id"].as_str().expect("id").to_string();
-    let mut bob = Browser::new(&srv, 3);
-    bob.guest().await;
-    let stop = format!("/api/games/{id}/stop");
-    bob.expect(StatusCode::FORBIDDEN, "POST", &stop, Value::Null)
-        .await;
-    ann.expect(StatusCode::OK, "POST", &stop, Value::Null).await;
-    let s = srv.get(&format!("/api/games/{id}")).await;
-    assert_eq!(s["state"]["turn"]["kind"], "over", "{s}");
-    assert_eq!(s["state"]["result"]["reason"], "abandoned", "{s}");
-    ann.expect(StatusCode::CONFLICT, "POST", &stop, Value::Null)
-        .await;
+    let (id, _) = ann.open(&ai_only).await;
+    let mut bob = Browser::guest_at(&srv, 3).await;
+    assert_eq!(
+        bob.refusal(api::stop(&id)).await.status,
+        StatusCode::FORBIDDEN
+    );
+    ann.send(api::stop(&id)).await;
+    let s = srv.view(&id).await;
+    assert!(s.over(), "{s:?}");
+    assert_eq!(s.reason(), Some(EndReason::Abandoned), "{s:?}");
+    assert_eq!(
+        ann.refusal(api::stop(&id)).await.status,
+        StatusCode::CONFLICT
+    );
     // A game with a person is not stopped this way.
-    let v = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race"}),
-        )
-        .await;
-    let human = v["id"].as_str().expect("id");
-    ann.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        &format!("/api/games/{human}/stop"),
-        Value::Null,
-    )
-    .await;
+    let (human, _) = ann.open(&NewGame::new("race")).await;
+    assert_eq!(
+        ann.refusal(api::stop(&human)).await.status,
+        StatusCode::FORBIDDEN
+    );
     remove_db(&db);
 }
 
@@ -426,64 +357,55 @@ async fn an_ai_only_game_pauses_unwatched_and_is_not_resumed_at_start() {
         ..Default::default()
     };
     let srv = start_with(test_registry(), &db, paced()).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.guest().await;
-    let ai = json!({"type": "ai", "level": "random"});
-    let v = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race", "seats": [ai, ai]}),
-        )
+    let mut ann = Browser::guest_at(&srv, 1).await;
+    let (id, _) = ann
+        .open(&seated("race", vec![ai(AiLevel::Random); 2]))
         .await;
-    let path = format!("/api/games/{}", v["id"].as_str().expect("id"));
-    let ply = |s: &Value| s["state"]["ply"].as_u64().expect("ply");
-    let first = ply(&srv.get(&path).await);
+    let first = srv.view(&id).await.state.ply;
     let watch = srv
         .app
         .rounds
-        .watch(v["id"].as_str().expect("id"), &Default::default())
+        .watch(&id, &Default::default())
         .await
         .expect("watch");
-    for _ in 0..200 {
-        if ply(&srv.get(&path).await) >= first + 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(
-        ply(&srv.get(&path).await) >= first + 2,
-        "it plays while watched"
-    );
+    poll(
+        "it plays while watched",
+        Duration::from_millis(10),
+        || async { (srv.view(&id).await.state.ply >= first + 2).then_some(()) },
+    )
+    .await;
     drop(watch);
-    // A move already under way may still land: wait until every AI move
-    // started has been computed and taken in.
-    let started = srv.app.rounds.ai_jobs();
+    // A move already under way may still land: wait until no AI turn is
+    // held here (claimed and not yet stored) and none started across a
+    // view, which the game's owner answers after whatever it was doing (a
+    // claim it was making when the watcher left included).
     let settled = async {
         loop {
-            let m = srv.get("/api/metrics").await;
-            if m["ai_done"].as_u64() >= Some(started) && m["ai_running"] == 0 {
-                return;
+            let jobs = srv.app.rounds.ai_jobs();
+            srv.view(&id).await;
+            if srv.app.rounds.ai_turns_held() == 0 && srv.app.rounds.ai_jobs() == jobs {
+                return jobs;
             }
             tokio::task::yield_now().await;
         }
     };
-    tokio::time::timeout(Duration::from_secs(30), settled)
+    let started = tokio::time::timeout(Duration::from_secs(30), settled)
         .await
         .expect("the AI settles");
-    let s = srv.get(&path).await;
-    assert_ne!(s["state"]["turn"]["kind"], "over", "{s}");
-    let paused = ply(&s);
+    let s = srv.view(&id).await;
+    assert!(!s.over(), "{s:?}");
+    let paused = s.state.ply;
     // Nothing restarts it: not the AI sweep, not a look at the game.
     srv.app.rounds.resume_ai().await.expect("AI sweep");
-    assert_eq!(ply(&srv.get(&path).await), paused, "it pauses unwatched");
+    assert_eq!(srv.view(&id).await.state.ply, paused, "it pauses unwatched");
     assert_eq!(srv.app.rounds.ai_jobs(), started);
     let again = start_with(test_registry(), &db, paced()).await;
     again.app.rounds.resume_ai().await.expect("AI sweep");
-    assert_eq!(ply(&again.get(&path).await), paused, "not resumed at start");
+    let ply = again.view(&id).await.state.ply;
+    assert_eq!(ply, paused, "not resumed at start");
     assert_eq!(again.app.rounds.ai_jobs(), 0);
-    assert_eq!(ply(&again.get(&path).await), paused, "not resumed at start");
+    let ply = again.view(&id).await.state.ply;
+    assert_eq!(ply, paused, "not resumed at start");
     remove_db(&db);
 }
 
@@ -496,42 +418,34 @@ async fn another_origin_uses_the_session_only_when_allowed() {
         } else {
             Vec::new()
         };
-        let srv = start_with(
-            test_registry(),
+        let srv = guarded(
             &db,
-            config(GuardConfig {
+            GuardConfig {
                 allowed_origins: origins,
                 ..Default::default()
-            }),
+            },
         )
         .await;
-        let mut ann = Browser::new(&srv, 1);
-        ann.guest().await;
+        let mut ann = Browser::guest_at(&srv, 1).await;
         ann.origin = Some("https://play.example.org".into());
         let expected = if allowed {
             StatusCode::OK
         } else {
             StatusCode::FORBIDDEN
         };
-        ann.expect(expected, "POST", "/api/games", json!({"spec": "race"}))
-            .await;
+        let answer = ann.attempt(api::create(&NewGame::new("race"))).await;
+        assert_eq!(status_of(&answer), expected);
         remove_db(&db);
     }
 }
 
 /// The seats a live channel of game `id` opened with `cookie` from a page
 /// of `origin` plays (its snapshot's `you`).
-async fn live_seats(addr: std::net::SocketAddr, id: &str, cookie: &str, origin: &str) -> Value {
-    use futures_util::StreamExt;
-    use tokio_tungstenite::tungstenite::Message;
+async fn live_seats(addr: std::net::SocketAddr, id: &str, cookie: &str, origin: &str) -> Vec<u8> {
     let mut ws = common::connect(addr, &format!("/api/games/{id}/ws"), cookie, origin).await;
-    match ws.next().await {
-        Some(Ok(Message::Text(t))) => {
-            let v: Value = serde_json::from_str(&t).expect("json");
-            assert_eq!(v["type"], "snapshot", "{v}");
-            v["you"].clone()
-        }
-        other => panic!("unexpected {other:?}"),
+    match ws.message().await {
+        ServerMessage::Snapshot(view) => view.you,
+        other => panic!("not a snapshot: {other:?}"),
     }
 }
 
@@ -551,27 +465,18 @@ async fn a_live_channel_from_another_origin_gets_the_session_only_when_allowed()
             allowed_origins: origins,
             ..Default::default()
         };
-        let srv = start_with(test_registry(), &db, config(guard)).await;
-        let mut ann = Browser::new(&srv, 1);
-        ann.guest().await;
-        let v = ann
-            .expect(
-                StatusCode::OK,
-                "POST",
-                "/api/games",
-                json!({"spec": "race"}),
-            )
-            .await;
-        let id = v["id"].as_str().expect("id");
+        let srv = guarded(&db, guard).await;
+        let mut ann = Browser::guest_at(&srv, 1).await;
+        let (id, _) = ann.open(&NewGame::new("race")).await;
         let cookie = ann.cookie.clone().expect("a session");
         let addr = common::serve(&srv).await;
-        let own = live_seats(addr, id, &cookie, &format!("http://{addr}")).await;
-        assert!(own.as_array().is_some_and(|a| !a.is_empty()), "{own}");
-        let other = live_seats(addr, id, &cookie, "https://play.example.org").await;
+        let own = live_seats(addr, &id, &cookie, &format!("http://{addr}")).await;
+        assert!(!own.is_empty(), "{own:?}");
+        let other = live_seats(addr, &id, &cookie, "https://play.example.org").await;
         if allowed {
             assert_eq!(other, own);
         } else {
-            assert!(other.as_array().is_none_or(Vec::is_empty), "{other}");
+            assert!(other.is_empty(), "{other:?}");
         }
         remove_db(&db);
     }
@@ -580,31 +485,27 @@ async fn a_live_channel_from_another_origin_gets_the_session_only_when_allowed()
 #[tokio::test]
 async fn untouched_games_expire_and_finished_ones_stay() {
     let db = temp_db("expiry");
-    let srv = start_with(
-        test_registry(),
+    let srv = guarded(
         &db,
-        config(GuardConfig {
+        GuardConfig {
             expiry: Duration::from_secs(3600),
             ..Default::default()
-        }),
+        },
     )
     .await;
-    let (old, _) = srv.create(json!({"spec": "race", "seed": 1})).await;
-    let (done, t) = srv.create(json!({"spec": "race", "seed": 2})).await;
-    srv.post(&format!("/api/games/{done}/resign"), json!({"token": t[0]}))
-        .await;
+    let (old, _) = srv.open(&seeded("race", 1)).await;
+    let (done, t) = srv.open(&seeded("race", 2)).await;
+    srv.send(api::resign(&done, &t[0])).await;
     // An hour passes on the server's clock, not the test's.
     assert_eq!(srv.app.rounds.expire_games().await, Ok(0));
     srv.app.advance_clock(3_601_000);
-    let (fresh, _) = srv.create(json!({"spec": "race", "seed": 3})).await;
+    let (fresh, _) = srv.open(&seeded("race", 3)).await;
     assert_eq!(srv.app.rounds.expire_games().await, Ok(1));
-    let over = |s: &Value| s["state"]["turn"]["kind"] == "over";
-    let s = srv.get(&format!("/api/games/{old}")).await;
-    assert!(over(&s), "{s}");
-    assert_eq!(s["state"]["result"]["reason"], "abandoned");
-    let s = srv.get(&format!("/api/games/{done}")).await;
-    assert_eq!(s["state"]["result"]["reason"], "resign");
-    assert!(!over(&srv.get(&format!("/api/games/{fresh}")).await));
+    let s = srv.view(&old).await;
+    assert!(s.over(), "{s:?}");
+    assert_eq!(s.reason(), Some(EndReason::Abandoned));
+    assert_eq!(srv.view(&done).await.reason(), Some(EndReason::Resign));
+    assert!(!srv.view(&fresh).await.over());
     // Nothing left to expire.
     assert_eq!(srv.app.rounds.expire_games().await, Ok(0));
     remove_db(&db);
@@ -613,30 +514,17 @@ async fn untouched_games_expire_and_finished_ones_stay() {
 #[tokio::test]
 async fn metrics_show_the_ai_pool() {
     let db = temp_db("metrics");
-    let srv = start_with(
-        test_registry(),
+    let srv = guarded(
         &db,
-        config(GuardConfig {
+        GuardConfig {
             ai_workers: 3,
             ..Default::default()
-        }),
+        },
     )
     .await;
-    let m = srv.get("/api/metrics").await;
-    assert_eq!(m["ai_workers"], 3);
-    for key in [
-        "live_games",
-        "ai_running",
-        "ai_queued_moves",
-        "ai_queued_hints",
-        "ai_queued_demos",
-        "ai_done",
-        "ai_wait_p50_ms",
-        "ai_wait_p99_ms",
-        "ai_wait_max_ms",
-    ] {
-        assert!(m[key].is_u64(), "{key}: {m}");
-    }
+    // Read as `Metrics`: every field is there, a count.
+    let m = srv.send(api::metrics()).await;
+    assert_eq!(m.ai_workers, 3, "{m:?}");
     remove_db(&db);
 }
 
@@ -646,28 +534,22 @@ async fn the_live_channel_refuses_binary_and_oversized_messages() {
     use tokio_tungstenite::tungstenite::Message;
     let db = temp_db("ws-caps");
     let srv = start(test_registry(), &db).await;
-    let (id, _) = srv.create(json!({"spec": "race"})).await;
-    let addr = common::serve(&srv).await;
-    let url = format!("ws://{addr}/api/games/{id}/ws");
-    let (mut ws, _) = tokio_tungstenite::connect_async(&url)
-        .await
-        .expect("connect");
-    let next_text = |m: Option<Result<Message, _>>| match m {
-        Some(Ok(Message::Text(t))) => serde_json::from_str::<Value>(&t).expect("json"),
-        other => panic!("unexpected {other:?}"),
-    };
-    assert_eq!(next_text(ws.next().await)["type"], "snapshot");
+    let (id, _) = srv.open(&NewGame::new("race")).await;
+    let mut ws = common::spectate(&srv, &id).await;
+    assert!(matches!(ws.message().await, ServerMessage::Snapshot(_)));
     ws.send(Message::Binary(vec![1, 2, 3].into()))
         .await
         .expect("send");
-    let e = next_text(ws.next().await);
-    assert_eq!(e["type"], "error", "{e}");
-    assert!(e["error"].as_str().expect("error").contains("binary"));
+    match ws.message().await {
+        ServerMessage::Error { refusal, .. } => {
+            assert!(refusal.error.contains("binary"), "{refusal:?}")
+        }
+        other => panic!("not an error: {other:?}"),
+    }
     // Still open: a ping is answered.
-    ws.send(Message::Text(r#"{"type":"ping","rid":7}"#.into()))
-        .await
-        .expect("send");
-    assert_eq!(next_text(ws.next().await)["type"], "pong");
+    let rid = Some(RequestId::Number(7));
+    ws.say(&ClientMessage::Ping { rid }).await;
+    assert!(matches!(ws.message().await, ServerMessage::Pong { .. }));
     // Over 64 KB: the server closes the channel.
     let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(70 * 1024));
     let _ = ws.send(Message::Text(big.into())).await;
@@ -700,59 +582,40 @@ async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
         },
     )
     .await;
-    let level8 = json!({"type": "ai", "level": "level8"});
+    let level8 = ai(AiLevel::Level8);
     // A watched demo holds the only worker (a level-8 move: 1.9 s).
-    let mut ann = Browser::new(&srv, 1);
-    ann.guest().await;
-    let demo = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "dragonchess", "seats": [level8, level8]}),
-        )
+    let mut ann = Browser::guest_at(&srv, 1).await;
+    let (demo_id, _) = ann
+        .open(&seated("dragonchess", vec![level8.clone(), level8.clone()]))
         .await;
-    let demo_id = demo["id"].as_str().expect("id");
     let _demo_watch = srv
         .app
         .rounds
-        .watch(demo_id, &Default::default())
+        .watch(&demo_id, &Default::default())
         .await
         .expect("watch");
-    for _ in 0..200 {
-        if srv.get("/api/metrics").await["ai_running"] == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    poll(
+        "the demo's AI to think",
+        Duration::from_millis(5),
+        || async { (srv.send(api::metrics()).await.ai_running == 1).then_some(()) },
+    )
+    .await;
     // A game with a person, the AI to move first: its move must wait.
-    let game = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "dragonchess", "seats": [level8, {"type": "human"}]}),
-        )
+    let (id, _) = ann
+        .open(&seated("dragonchess", vec![level8, human()]))
         .await;
-    let id = game["id"].as_str().expect("id");
     let (_, mut updates) = srv
         .app
         .rounds
-        .watch(id, &Default::default())
+        .watch(&id, &Default::default())
         .await
         .expect("watch");
-    let queued = tokio::time::timeout(Duration::from_secs(5), async {
-        loop {
-            let p = updates.recv().await.expect("update");
-            let v: Value = serde_json::from_str(&p.text).expect("json");
-            if v["type"] == "queue" {
-                return v;
-            }
-        }
+    let ahead = published_until(&mut updates, |m| match m {
+        ServerMessage::Queue { ahead } => Some(ahead),
+        _ => None,
     })
-    .await
-    .expect("a queue message");
-    assert_eq!(queued["ahead"], 1, "{queued}");
+    .await;
+    assert_eq!(ahead, 1);
     remove_db(&db);
 }
 

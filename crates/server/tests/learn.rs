@@ -6,8 +6,42 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{remove_db, start, temp_db};
+use common::{remove_db, start, temp_db, Call, Client};
 use serde_json::{json, Value};
+use tabula_learn::{PuzzleStatus, Replayed, Run, Status, Why};
+use tabula_rating::Rating;
+use tabula_server::learn::progress::Progress;
+use tabula_server::learn::{
+    LearnOverview, LessonCheck, PositionRequest, PuzzleAnswer, PuzzleCheck, PuzzleList,
+};
+
+/// `POST /api/position`.
+fn position(req: &PositionRequest) -> Call<Replayed> {
+    Call::post("/api/position", req)
+}
+
+/// `POST /api/learn/check` of `actions` in `lesson`.
+fn check_lesson(lesson: &str, actions: &[&str]) -> Call<Run> {
+    let lesson = lesson.to_string();
+    let actions = actions.iter().map(|a| a.to_string()).collect();
+    Call::post("/api/learn/check", &LessonCheck { lesson, actions })
+}
+
+/// `POST /api/puzzles/check`.
+fn check_puzzle(check: &PuzzleCheck) -> Call<PuzzleAnswer> {
+    Call::post("/api/puzzles/check", check)
+}
+
+/// A Gildervaik puzzle's check of `actions` by a solver rated `rating`.
+fn puzzle(id: &str, actions: Vec<String>, rating: Option<Rating>) -> PuzzleCheck {
+    let (game, id) = ("gildervaik".to_string(), id.to_string());
+    PuzzleCheck {
+        game,
+        id,
+        actions,
+        rating,
+    }
+}
 
 async fn server(name: &str) -> (common::Server, std::path::PathBuf) {
     let db = temp_db(name);
@@ -17,15 +51,15 @@ async fn server(name: &str) -> (common::Server, std::path::PathBuf) {
 #[tokio::test]
 async fn a_position_is_replayed_and_bad_input_refused_with_a_code() {
     let (srv, db) = server("learn-position").await;
-    let v = srv
-        .post(
-            "/api/position",
-            json!({"spec": "gildervaik(mode=warrior)", "position": "A:e5,e3 B:f6,j19 C:j1,j3 / A", "actions": ["e5xf7"]}),
-        )
-        .await;
-    assert_eq!(v["to_move"], 1);
-    assert_eq!(v["steps"][0]["facts"]["capture"], true);
-    assert!(!v["legal"].as_array().unwrap().is_empty());
+    let req = PositionRequest {
+        spec: "gildervaik(mode=warrior)".into(),
+        position: Some("A:e5,e3 B:f6,j19 C:j1,j3 / A".into()),
+        actions: vec!["e5xf7".into()],
+    };
+    let v = srv.send(position(&req)).await;
+    assert_eq!(v.to_move, Some(1));
+    assert!(v.steps[0].facts.capture);
+    assert!(!v.legal.is_empty());
     let refused = [
         (
             json!({"spec": "nogame"}),
@@ -53,14 +87,12 @@ async fn a_position_is_replayed_and_bad_input_refused_with_a_code() {
             "bad_request",
         ),
     ];
+    // Some not even a `PositionRequest`: sent as JSON.
     for (body, status, code) in refused {
-        let (got, v) = srv.call("POST", "/api/position", body.clone()).await;
-        assert_eq!(
-            (got, v["code"].as_str()),
-            (status, Some(code)),
-            "{body}: {v}"
-        );
-        assert!(v["error"].is_string());
+        let refused = srv
+            .refusal(Call::<Replayed>::post("/api/position", &body))
+            .await;
+        assert_eq!(refused.kind(), (status, code), "{body}: {refused}");
     }
     remove_db(&db);
 }
@@ -68,12 +100,8 @@ async fn a_position_is_replayed_and_bad_input_refused_with_a_code() {
 #[tokio::test]
 async fn a_lesson_refuses_a_wrong_answer_with_its_reason_and_gives_stars_for_the_right_one() {
     let (srv, db) = server("learn-lesson").await;
-    let overview = srv.get("/api/learn").await;
-    assert!(overview["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|g| g["lessons"].as_u64() >= Some(8)));
+    let overview: LearnOverview = srv.send(Call::get("/api/learn")).await;
+    assert!(overview.games.iter().all(|g| g.lessons >= 8));
     let list = srv.get("/api/learn/gildervaik").await;
     let first = &list["lessons"][0];
     assert!(
@@ -81,53 +109,30 @@ async fn a_lesson_refuses_a_wrong_answer_with_its_reason_and_gives_stars_for_the
         "the answer stays on the server"
     );
     let lesson = "gildervaik/02-jump";
-    let v = srv
-        .post(
-            "/api/learn/check",
-            json!({"lesson": lesson, "actions": ["e5-e6"]}),
-        )
-        .await;
-    assert_eq!(v["status"], "refused");
-    assert_eq!(v["at"], 0);
-    assert!(v["why"]["text"]["fr"]
-        .as_str()
-        .unwrap()
-        .starts_with("Un pas"));
+    let v = srv.send(check_lesson(lesson, &["e5-e6"])).await;
+    match &v.status {
+        Status::Refused {
+            at: 0,
+            why: Why::Text(why),
+        } => assert!(why.fr.starts_with("Un pas"), "{why:?}"),
+        other => panic!("not refused at 0 with a text: {other:?}"),
+    }
     assert_eq!(
-        v["state"]["position"], "A:e5 B:f6,j19 C:j1 / A",
+        v.state.position, "A:e5 B:f6,j19 C:j1 / A",
         "nothing was played"
     );
-    let v = srv
-        .post(
-            "/api/learn/check",
-            json!({"lesson": lesson, "actions": ["e5-f7"]}),
-        )
-        .await;
+    let v = srv.send(check_lesson(lesson, &["e5-f7"])).await;
+    assert_eq!(v.status, Status::Done { stars: 3 });
+    let refused = srv.refusal(check_lesson(lesson, &["e5-f7", "f7-f8"])).await;
     assert_eq!(
-        (v["status"].as_str(), v["stars"].as_u64()),
-        (Some("done"), Some(3))
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{refused}"
     );
-    let (status, v) = srv
-        .call(
-            "POST",
-            "/api/learn/check",
-            json!({"lesson": lesson, "actions": ["e5-f7", "f7-f8"]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
-    let (status, _) = srv
-        .call(
-            "POST",
-            "/api/learn/check",
-            json!({"lesson": "gildervaik/99-none"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, v) = srv.call("GET", "/api/learn/chess", Value::Null).await;
-    assert_eq!(
-        (status, v["code"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_game"))
-    );
+    let refused = srv.refusal(check_lesson("gildervaik/99-none", &[])).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    let refused = srv.refusal(Call::<Value>::get("/api/learn/chess")).await;
+    assert_eq!(refused.kind(), (StatusCode::NOT_FOUND, "no_game"));
     remove_db(&db);
 }
 
@@ -140,18 +145,21 @@ async fn a_puzzle_solved_raises_the_rating_and_one_failed_lowers_it() {
         list["puzzles"][0].get("line").is_none(),
         "the solution stays on the server"
     );
-    let me = json!({"rating": 1500.0, "rd": 350.0, "volatility": 0.06, "games": 0});
-    let check =
-        |actions: Value| json!({"game": "gildervaik", "id": id, "actions": actions, "rating": me});
-    let failed = srv
-        .post("/api/puzzles/check", check(json!(["no such move"])))
-        .await;
-    assert_eq!(failed["status"], "failed");
-    assert!(failed["rating"]["rating"].as_f64().unwrap() < 1500.0);
-    let line = failed["line"].clone();
-    let solved = srv.post("/api/puzzles/check", check(line)).await;
-    assert_eq!(solved["status"], "solved");
-    assert!(solved["rating"]["rating"].as_f64().unwrap() > 1500.0);
+    let me = Rating {
+        rating: 1500.0,
+        rd: 350.0,
+        volatility: 0.06,
+        games: 0,
+    };
+    let check = |actions: Vec<String>| check_puzzle(&puzzle(&id, actions, Some(me)));
+    let failed = srv.send(check(vec!["no such move".into()])).await;
+    assert!(matches!(failed.run.status, PuzzleStatus::Failed { .. }));
+    assert!(failed.rating.expect("a rating").rating < 1500.0);
+    let line = failed.line.expect("the solution");
+    let solved = srv.send(check(line)).await;
+    assert_eq!(solved.run.status, PuzzleStatus::Solved);
+    assert!(solved.rating.expect("a rating").rating > 1500.0);
+    // Going on: neither its solution nor a rating on the wire.
     let going = srv
         .post(
             "/api/puzzles/check",
@@ -167,52 +175,37 @@ async fn a_puzzle_solved_raises_the_rating_and_one_failed_lowers_it() {
 async fn an_accounts_stars_and_puzzle_rating_are_kept_by_the_server_from_its_own_verdicts() {
     let (srv, db) = server("learn-account").await;
     let mut me = common::Browser::new(&srv, 7);
-    let (_, guest) = me.call("GET", "/api/learn/progress", Value::Null).await;
-    assert_eq!(guest["signed_in"], false);
+    let progress = || Call::<Progress>::get("/api/learn/progress");
+    assert!(!me.send(progress()).await.signed_in);
     me.sign_up("learner").await;
-    let (status, _) = me
-        .call(
-            "POST",
-            "/api/learn/check",
-            json!({"lesson": "gildervaik/02-jump", "actions": ["e5-f7"]}),
-        )
+    me.send(check_lesson("gildervaik/02-jump", &["e5-f7"]))
         .await;
-    assert_eq!(status, StatusCode::OK);
-    let id = srv.get("/api/puzzles/gildervaik").await["puzzles"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let list: PuzzleList = srv.send(Call::get("/api/puzzles/gildervaik")).await;
+    let id = list.puzzles[0].id.clone();
     // The rating the browser claims does not count for an account.
-    let claim = json!({"rating": 2900.0, "rd": 50.0, "volatility": 0.06, "games": 300});
-    let (_, failed) = me
-        .call(
-            "POST",
-            "/api/puzzles/check",
-            json!({"game": "gildervaik", "id": id, "actions": ["nope"], "rating": claim}),
-        )
-        .await;
-    let after = failed["rating"]["rating"].as_f64().unwrap();
+    let claim = Rating {
+        rating: 2900.0,
+        rd: 50.0,
+        volatility: 0.06,
+        games: 300,
+    };
+    let nope = puzzle(&id, vec!["nope".into()], Some(claim));
+    let failed = me.send(check_puzzle(&nope)).await;
+    let after = failed.rating.expect("a rating").rating;
     assert!(
         after < 1500.0,
         "rated from the stored 1500, not the claim: {after}"
     );
     // A second try of the same puzzle does not count again.
-    let (_, again) = me
-        .call(
-            "POST",
-            "/api/puzzles/check",
-            json!({"game": "gildervaik", "id": id, "actions": failed["line"]}),
-        )
-        .await;
-    assert_eq!(again["rating"]["rating"].as_f64(), Some(after));
-    let (_, kept) = me.call("GET", "/api/learn/progress", Value::Null).await;
-    assert_eq!(kept["signed_in"], true);
-    assert_eq!(kept["lessons"]["gildervaik/02-jump"], 3);
-    assert_eq!(kept["puzzles"]["gildervaik"]["done"][&id], 0);
-    assert_eq!(
-        kept["puzzles"]["gildervaik"]["rating"]["rating"].as_f64(),
-        Some(after)
-    );
+    let line = failed.line.expect("the solution");
+    let again = me.send(check_puzzle(&puzzle(&id, line, None))).await;
+    assert_eq!(again.rating.map(|r| r.rating), Some(after));
+    let kept = me.send(progress()).await;
+    assert!(kept.signed_in);
+    assert_eq!(kept.lessons["gildervaik/02-jump"], 3);
+    let puzzles = &kept.puzzles["gildervaik"];
+    assert_eq!(puzzles.done[&id], 0);
+    assert_eq!(puzzles.rating.rating, after);
     remove_db(&db);
 }
 
@@ -221,22 +214,26 @@ async fn an_accounts_stars_and_puzzle_rating_are_kept_by_the_server_from_its_own
 #[tokio::test]
 async fn engine_checks_are_limited_per_address() {
     let (srv, db) = server("learn-limit").await;
-    let body = json!({"spec": "phylde"});
+    let phylde = PositionRequest {
+        spec: "phylde".into(),
+        position: None,
+        actions: Vec::new(),
+    };
     let mut ann = common::Browser::new(&srv, 1);
     let mut refused = 0;
     for _ in 0..80 {
-        let (st, v) = ann.call("POST", "/api/position", body.clone()).await;
-        if st == StatusCode::TOO_MANY_REQUESTS {
-            assert_eq!(v["code"], "too_many_requests", "{v}");
+        if let Err(r) = ann.attempt(position(&phylde)).await {
+            assert_eq!(
+                r.kind(),
+                (StatusCode::TOO_MANY_REQUESTS, "too_many_requests"),
+                "{r}"
+            );
             refused += 1;
-        } else {
-            assert_eq!(st, StatusCode::OK, "{v}");
         }
     }
     assert!(refused >= 10, "a flood waits: {refused} of 80 refused");
     let mut bob = common::Browser::new(&srv, 2);
-    let (st, v) = bob.call("POST", "/api/position", body).await;
-    assert_eq!(st, StatusCode::OK, "another address is not held back: {v}");
+    bob.send(position(&phylde)).await;
     remove_db(&db);
 }
 

@@ -4,11 +4,29 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{remove_db, start, temp_db, test_registry, Browser};
+use common::api::{self, credentials, PASSWORD};
+use common::{
+    human, invite, poll, remove_db, seated, seeded, seek, start, temp_db, test_registry, Browser,
+    Client, Live, ViewExt,
+};
 use serde_json::{json, Value};
+use std::time::Duration;
+use tabula_ai::AiLevel;
+use tabula_server::protocol::{
+    ChatRequest, Created, LobbyMessage, NewGame, NewSeek, Room, SeatKind, SeatRequest,
+    SeekSeatRequest, Tally,
+};
+use tabula_server::round::EndReason;
 
-fn error(v: &Value) -> &str {
-    v["error"].as_str().unwrap_or("")
+/// A chat line for `room`, without a token.
+fn line(room: Room, text: &str) -> ChatRequest {
+    let (token, text) = (String::new(), text.to_string());
+    ChatRequest { token, room, text }
+}
+
+/// The tally of one win, draw or loss.
+fn tally(win: u64, draw: u64, loss: u64) -> Tally {
+    Tally { win, draw, loss }
 }
 
 #[tokio::test]
@@ -16,15 +34,12 @@ async fn accounts_sign_up_in_out_and_are_checked() {
     let db = temp_db("accounts");
     let srv = start(test_registry(), &db).await;
     let mut ann = Browser::new(&srv, 1);
-    ann.expect(StatusCode::UNAUTHORIZED, "GET", "/api/me", Value::Null)
-        .await;
+    let refused = ann.refusal(api::me()).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
     let me = ann.sign_up("Ann_1").await;
-    assert_eq!(me["username"], "Ann_1");
+    assert_eq!(me.username, "Ann_1");
     assert!(ann.cookie.is_some());
-    let me = ann
-        .expect(StatusCode::OK, "GET", "/api/me", Value::Null)
-        .await;
-    assert_eq!(me["username"], "Ann_1");
+    assert_eq!(ann.send(api::me()).await.username, "Ann_1");
 
     let mut other = Browser::new(&srv, 2);
     let bad = [
@@ -53,6 +68,7 @@ async fn accounts_sign_up_in_out_and_are_checked() {
             StatusCode::BAD_REQUEST,
             "8 to 128",
         ),
+        // Not a `Credentials`: sent as JSON.
         (
             json!({"username": "Bea"}),
             StatusCode::BAD_REQUEST,
@@ -60,58 +76,34 @@ async fn accounts_sign_up_in_out_and_are_checked() {
         ),
     ];
     for (body, status, words) in bad {
-        let v = other
-            .expect(status, "POST", "/api/account", body.clone())
-            .await;
-        assert!(error(&v).contains(words), "{body}: {v}");
+        let call = common::Call::<tabula_server::protocol::Me>::post("/api/account", &body);
+        let refused = other.refusal(call.succeeds_with(StatusCode::CREATED)).await;
+        assert_eq!(refused.status, status, "{body}: {refused}");
+        assert!(refused.error.contains(words), "{body}: {refused}");
     }
 
     // Wrong password, unknown name: the same answer.
-    let wrong = json!({"username": "ann_1", "password": "not the password"});
-    let v = other
-        .expect(
-            StatusCode::UNAUTHORIZED,
-            "POST",
-            "/api/login",
-            wrong.clone(),
-        )
-        .await;
-    assert_eq!(error(&v), "wrong user name or password");
-    let v = other
-        .expect(
-            StatusCode::UNAUTHORIZED,
-            "POST",
-            "/api/login",
-            json!({"username": "nobody", "password": "whatever1"}),
-        )
-        .await;
-    assert_eq!(error(&v), "wrong user name or password");
+    let wrong = credentials("ann_1", "not the password");
+    for creds in [&wrong, &credentials("nobody", "whatever1")] {
+        let refused = other.refusal(api::login(creds)).await;
+        assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+        assert_eq!(refused.error, "wrong user name or password");
+    }
     // Signing in works, case-insensitively, with a new cookie.
     let before = other.cookie.clone();
-    let v = other
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/login",
-            json!({"username": "ANN_1", "password": "a good password"}),
-        )
-        .await;
-    assert_eq!(v["username"], "Ann_1");
+    assert_eq!(other.sign_in("ANN_1").await.username, "Ann_1");
     assert_ne!(other.cookie, before);
     // Out: a guest again.
-    other
-        .expect(StatusCode::OK, "POST", "/api/logout", Value::Null)
-        .await;
-    other
-        .expect(StatusCode::UNAUTHORIZED, "GET", "/api/me", Value::Null)
-        .await;
+    other.send(api::sign_out()).await;
+    let refused = other.refusal(api::me()).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
 
     // Five tries per name, then 429 with Retry-After, from any address.
     let mut tries = Vec::new();
     for n in 0..6u8 {
         let mut b = Browser::new(&srv, 100 + n);
-        let (st, headers, _) = b.call_full("POST", "/api/login", wrong.clone()).await;
-        tries.push((st, headers.get("retry-after").is_some()));
+        let refused = b.refusal(api::login(&wrong)).await;
+        tries.push((refused.status, refused.headers.get("retry-after").is_some()));
     }
     // (two tries above already counted for this name)
     assert_eq!(tries[2], (StatusCode::UNAUTHORIZED, false), "{tries:?}");
@@ -121,8 +113,8 @@ async fn accounts_sign_up_in_out_and_are_checked() {
     let mut flood = Browser::new(&srv, 200);
     let mut limited = 0;
     for n in 0..25 {
-        let body = json!({"username": format!("someone{n}"), "password": "whatever1"});
-        if flood.call("POST", "/api/login", body).await.0 == StatusCode::TOO_MANY_REQUESTS {
+        let creds = credentials(&format!("someone{n}"), "whatever1");
+        if flood.refusal(api::login(&creds)).await.status == StatusCode::TOO_MANY_REQUESTS {
             limited += 1;
         }
     }
@@ -132,60 +124,32 @@ async fn accounts_sign_up_in_out_and_are_checked() {
     // used up this name's sign-in attempts for a minute).
     let mut ann = Browser::new(&srv, 4);
     ann.sign_up("Ann_2").await;
-    ann.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        "/api/account/password",
-        json!({"old": "nope nope", "new": "another good one"}),
-    )
-    .await;
-    ann.expect(
-        StatusCode::OK,
-        "POST",
-        "/api/account/password",
-        json!({"old": "a good password", "new": "another good one"}),
-    )
-    .await;
+    let refused = ann
+        .refusal(api::change_password("nope nope", "another good one"))
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    ann.send(api::change_password(PASSWORD, "another good one"))
+        .await;
     let mut again = Browser::new(&srv, 3);
     again
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/login",
-            json!({"username": "ann_2", "password": "another good one"}),
-        )
+        .send(api::login(&credentials("ann_2", "another good one")))
         .await;
-    ann.expect(StatusCode::OK, "GET", "/api/players/ann_2", Value::Null)
-        .await;
-    ann.expect(
-        StatusCode::OK,
-        "DELETE",
-        "/api/account",
-        json!({"password": "another good one"}),
-    )
-    .await;
-    ann.expect(StatusCode::UNAUTHORIZED, "GET", "/api/me", Value::Null)
-        .await;
-    again
-        .expect(StatusCode::UNAUTHORIZED, "GET", "/api/me", Value::Null)
-        .await;
-    let v = ann
-        .expect(
-            StatusCode::NOT_FOUND,
-            "GET",
-            "/api/players/ann_2",
-            Value::Null,
-        )
-        .await;
-    assert!(error(&v).contains("deleted"), "{v}");
+    ann.send(api::profile("ann_2")).await;
+    ann.send(api::delete_account("another good one")).await;
+    assert_eq!(
+        ann.refusal(api::me()).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        again.refusal(api::me()).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let refused = ann.refusal(api::profile("ann_2")).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    assert!(refused.error.contains("deleted"), "{refused}");
     // The name stays taken.
-    ann.expect(
-        StatusCode::CONFLICT,
-        "POST",
-        "/api/account",
-        json!({"username": "Ann_2", "password": "a good password"}),
-    )
-    .await;
+    let refused = ann.refusal(api::sign_up("Ann_2")).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
     drop(srv);
     remove_db(&db);
 }
@@ -194,68 +158,26 @@ async fn accounts_sign_up_in_out_and_are_checked() {
 async fn the_cookie_needs_this_sites_origin() {
     let db = temp_db("origin");
     let srv = start(test_registry(), &db).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.sign_up("ann").await;
-    let v = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race", "seed": 2}),
-        )
-        .await;
-    let id = v["id"].as_str().expect("id").to_string();
-    let mv = format!("/api/games/{id}/move");
+    let mut ann = Browser::signed_up(&srv, 1, "ann").await;
+    let (id, _) = ann.open(&seeded("race", 2)).await;
+    let walk = || api::play(&id, "", "walk", None);
     // No Origin, or another site's: refused, nothing played.
     ann.origin = None;
-    let v = ann
-        .expect(
-            StatusCode::FORBIDDEN,
-            "POST",
-            &mv,
-            json!({"action": "walk"}),
-        )
-        .await;
-    assert!(error(&v).contains("Origin"), "{v}");
+    let refused = ann.refusal(walk()).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert!(refused.error.contains("Origin"), "{refused}");
     ann.origin = Some("http://evil.test".into());
-    ann.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        &mv,
-        json!({"action": "walk"}),
-    )
-    .await;
-    ann.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        "/api/seeks",
-        json!({"spec": "race"}),
-    )
-    .await;
-    let s = ann
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/games/{id}"),
-            Value::Null,
-        )
-        .await;
-    assert_eq!(s["state"]["ply"], 1);
+    assert_eq!(ann.refusal(walk()).await.status, StatusCode::FORBIDDEN);
+    let refused = ann.refusal(api::seek(&seek("race"))).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert_eq!(ann.send(api::game(&id)).await.state.ply, 1);
     // From the site itself, the cookie plays the account's seats: both
     // seats here (a game at one keyboard), the one to move first.
     ann.origin = Some("http://tabula.test".into());
-    ann.expect(StatusCode::OK, "POST", &mv, json!({"action": "walk"}))
-        .await;
-    let s = ann
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/games/{id}"),
-            Value::Null,
-        )
-        .await;
-    assert_eq!(s["you"], json!([0, 1]));
-    assert_eq!(s["state"]["players"][0]["user"], "ann");
+    ann.send(walk()).await;
+    let s = ann.send(api::game(&id)).await;
+    assert_eq!(s.you, [0, 1]);
+    assert_eq!(s.player(0).user.as_deref(), Some("ann"));
     drop(srv);
     remove_db(&db);
 }
@@ -264,105 +186,53 @@ async fn the_cookie_needs_this_sites_origin() {
 async fn an_invite_is_claimed_once_and_tokens_are_stored_hashed() {
     let db = temp_db("invite");
     let srv = start(test_registry(), &db).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.guest().await;
-    let created = ann
-        .expect(StatusCode::OK, "POST", "/api/games", json!({"spec": "race", "seed": 5, "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "invite": true}]}))
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
-    let invite = created["tokens"][1]["token"]
-        .as_str()
-        .expect("token")
-        .to_string();
-    let g = format!("/api/games/{id}");
+    let mut ann = Browser::guest_at(&srv, 1).await;
+    let named = SeatRequest {
+        name: Some("Ann".into()),
+        ..human()
+    };
+    let game = NewGame {
+        seed: Some(5),
+        ..seated("race", vec![named, invite()])
+    };
+    let (id, tokens) = ann.open(&game).await;
+    let invite = tokens[1].clone();
 
-    let mut bea = Browser::new(&srv, 2);
-    bea.guest().await;
-    let joined = bea
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("{g}/join"),
-            json!({"token": invite, "name": "Bea"}),
-        )
-        .await;
-    assert_eq!(joined["seat"], 1);
-    let fresh = joined["token"].as_str().expect("a new token").to_string();
+    let mut bea = Browser::guest_at(&srv, 2).await;
+    let joined = bea.send(api::join_as(&id, &invite, "Bea")).await;
+    assert_eq!(joined.seat, 1);
+    let fresh = joined.token.expect("a new token");
     assert_ne!(fresh, invite);
 
     // The leaked link is worth nothing now: to a third browser, to a script,
     // and to the creator who still holds it.
-    let mut cy = Browser::new(&srv, 3);
-    cy.guest().await;
-    let v = cy
-        .expect(
-            StatusCode::FORBIDDEN,
-            "POST",
-            &format!("{g}/join"),
-            json!({"token": invite}),
-        )
-        .await;
-    assert!(error(&v).contains("already used"), "{v}");
-    srv.call("POST", &format!("{g}/resign"), json!({"token": invite}))
-        .await;
-    ann.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        &format!("{g}/resign"),
-        json!({"token": invite}),
-    )
-    .await;
-    let s = bea.expect(StatusCode::OK, "GET", &g, Value::Null).await;
-    assert_eq!(s["state"]["result"], Value::Null);
-    assert_eq!(s["you"], json!([1]));
+    let mut cy = Browser::guest_at(&srv, 3).await;
+    let refused = cy.refusal(api::join(&id, &invite)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert!(refused.error.contains("already used"), "{refused}");
+    let _ = srv.attempt(api::resign(&id, &invite)).await;
+    let refused = ann.refusal(api::resign(&id, &invite)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let s = bea.send(api::game(&id)).await;
+    assert_eq!(s.state.result, None);
+    assert_eq!(s.you, [1]);
 
     // Ann moves by her session, Bea by hers (no token), or by the new token.
-    ann.expect(
-        StatusCode::OK,
-        "POST",
-        &format!("{g}/move"),
-        json!({"action": "walk"}),
-    )
-    .await;
-    let v = ann
-        .expect(
-            StatusCode::FORBIDDEN,
-            "POST",
-            &format!("{g}/move"),
-            json!({"action": "walk"}),
-        )
-        .await;
-    assert!(error(&v).contains("not your turn"), "{v}");
-    bea.expect(
-        StatusCode::OK,
-        "POST",
-        &format!("{g}/move"),
-        json!({"action": "run"}),
-    )
-    .await;
-    let (st, _) = srv
-        .call(
-            "POST",
-            &format!("{g}/move"),
-            json!({"token": fresh, "action": "walk"}),
-        )
-        .await;
+    ann.send(api::play(&id, "", "walk", None)).await;
+    let refused = ann.refusal(api::play(&id, "", "walk", None)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert!(refused.error.contains("not your turn"), "{refused}");
+    bea.send(api::play(&id, "", "run", None)).await;
+    let refused = srv.refusal(api::play(&id, &fresh, "walk", None)).await;
     assert_eq!(
-        st,
+        refused.status,
         StatusCode::FORBIDDEN,
         "not Bea's turn: the token is hers"
     );
     // Two tabs of one browser: the same session plays.
     let mut ann_tab = Browser::new(&srv, 1);
     ann_tab.cookie = ann.cookie.clone();
-    ann_tab
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("{g}/move"),
-            json!({"action": "walk"}),
-        )
-        .await;
+    ann_tab.send(api::play(&id, "", "walk", None)).await;
 
     // No token is stored in the clear.
     drop(srv);
@@ -388,32 +258,21 @@ fn rusqlite_free_scan(db: &std::path::Path) -> String {
 async fn hints_are_for_games_against_the_ai_or_agreed() {
     let db = temp_db("hints");
     let srv = start(test_registry(), &db).await;
-    let (id, t) = srv.create(json!({"spec": "race", "seed": 1})).await;
-    let (st, v) = srv
-        .call(
-            "POST",
-            &format!("/api/games/{id}/hint"),
-            json!({"token": t[0]}),
-        )
-        .await;
-    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    let (id, t) = srv.open(&seeded("race", 1)).await;
+    let refused = srv.refusal(api::hint(&id, &t[0])).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{refused}");
     assert!(
-        error(&v).contains("hints are for games against the AI"),
-        "{v}"
+        refused.error.contains("hints are for games against the AI"),
+        "{refused}"
     );
-    assert_eq!(
-        srv.get(&format!("/api/games/{id}")).await["state"]["hints"],
-        false
-    );
-    let (id, t) = srv
-        .create(json!({"spec": "race", "seed": 1, "hints": true}))
-        .await;
-    assert_eq!(
-        srv.get(&format!("/api/games/{id}")).await["state"]["hints"],
-        true
-    );
-    srv.post(&format!("/api/games/{id}/hint"), json!({"token": t[0]}))
-        .await;
+    assert!(!srv.view(&id).await.state.hints);
+    let agreed = NewGame {
+        hints: true,
+        ..seeded("race", 1)
+    };
+    let (id, t) = srv.open(&agreed).await;
+    assert!(srv.view(&id).await.state.hints);
+    srv.send(api::hint(&id, &t[0])).await;
     drop(srv);
     remove_db(&db);
 }
@@ -422,22 +281,15 @@ async fn hints_are_for_games_against_the_ai_or_agreed() {
 async fn two_strangers_meet_in_the_lobby_play_chat_and_see_it_on_their_profiles() {
     let db = temp_db("lobby");
     let srv = start(test_registry(), &db).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.sign_up("Ann").await;
-    let mut bob = Browser::new(&srv, 2);
-    bob.sign_up("Bob").await;
+    let mut ann = Browser::signed_up(&srv, 1, "Ann").await;
+    let mut bob = Browser::signed_up(&srv, 2, "Bob").await;
     let mut spy = Browser::new(&srv, 3);
 
     // Without a session there is no one to seat.
-    let v = spy
-        .expect(
-            StatusCode::UNAUTHORIZED,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race"}),
-        )
-        .await;
-    assert!(error(&v).contains("session"), "{v}");
+    let refused = spy.refusal(api::seek(&seek("race"))).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    assert!(refused.error.contains("session"), "{refused}");
+    // Bad seeks (some not even a `NewSeek`: sent as JSON).
     let bad = [
         json!({"spec": "race", "rated": true, "hints": true}),
         json!({"spec": "race", "clock": {"initial_s": 5}}),
@@ -449,202 +301,97 @@ async fn two_strangers_meet_in_the_lobby_play_chat_and_see_it_on_their_profiles(
         let (st, v) = ann.call("POST", "/api/seeks", body.clone()).await;
         assert!(st.is_client_error(), "{body}: {v}");
     }
+    assert!(ann.send(api::seeks()).await.is_empty());
+
+    let sid = ann.send(api::seek(&seek("race"))).await.id;
+    let listed = bob.send(api::seeks()).await;
+    assert_eq!(listed[0].id, sid);
+    assert_eq!(listed[0].creator, "Ann");
+    assert!(!listed[0].mine);
+    assert_eq!(listed[0].seats[1].state, "open");
+    let refused = ann.refusal(api::accept(&sid)).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    let game = bob.accept_seek(&sid).await;
+    spy.guest().await;
+    let refused = spy.refusal(api::accept(&sid)).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    assert!(refused.error.contains("taken"), "{refused}");
+    // Ann sees her seek with its game, and can no longer cancel it.
+    let mine = ann.send(api::seeks()).await;
+    assert_eq!(mine[0].game.as_deref(), Some(game.as_str()));
     assert_eq!(
-        ann.expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
-            .await,
-        json!([])
+        ann.refusal(api::cancel(&sid)).await.status,
+        StatusCode::CONFLICT
     );
 
-    let seek = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race"}),
-        )
-        .await;
-    let sid = seek["id"].as_str().expect("id").to_string();
-    let listed = bob
-        .expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
-        .await;
-    assert_eq!(listed[0]["id"], sid.as_str());
-    assert_eq!(listed[0]["creator"], "Ann");
-    assert_eq!(listed[0]["mine"], false);
-    assert_eq!(listed[0]["seats"][1]["state"], "open");
-    ann.expect(
-        StatusCode::CONFLICT,
-        "POST",
-        &format!("/api/seeks/{sid}/accept"),
-        Value::Null,
-    )
-    .await;
-    let accepted = bob
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/seeks/{sid}/accept"),
-            Value::Null,
-        )
-        .await;
-    let game = accepted["game"]
-        .as_str()
-        .expect("the game starts")
-        .to_string();
-    spy.guest().await;
-    let v = spy
-        .expect(
-            StatusCode::CONFLICT,
-            "POST",
-            &format!("/api/seeks/{sid}/accept"),
-            Value::Null,
-        )
-        .await;
-    assert!(error(&v).contains("taken"), "{v}");
-    // Ann sees her seek with its game, and can no longer cancel it.
-    let mine = ann
-        .expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
-        .await;
-    assert_eq!(mine[0]["game"], game.as_str());
-    ann.expect(
-        StatusCode::CONFLICT,
-        "DELETE",
-        &format!("/api/seeks/{sid}"),
-        Value::Null,
-    )
-    .await;
-
-    let g = format!("/api/games/{game}");
-    let s = ann.expect(StatusCode::OK, "GET", &g, Value::Null).await;
-    assert_eq!(s["you"], json!([0]));
-    assert_eq!(s["state"]["players"][0]["name"], "Ann");
-    assert_eq!(s["state"]["players"][1]["name"], "Bob");
-    assert_eq!(s["state"]["players"][1]["user"], "bob");
+    let s = ann.send(api::game(&game)).await;
+    assert_eq!(s.you, [0]);
+    assert_eq!(s.player(0).name, "Ann");
+    assert_eq!(s.player(1).name, "Bob");
+    assert_eq!(s.player(1).user.as_deref(), Some("bob"));
     // Hints: never between people unless agreed.
-    ann.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        &format!("{g}/hint"),
-        Value::Null,
-    )
-    .await;
+    let refused = ann.refusal(api::hint(&game, "")).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
     // Bob's turn list is empty, Ann's has the game.
-    let turn = ann
-        .expect(StatusCode::OK, "GET", "/api/me/games", Value::Null)
-        .await;
-    assert_eq!(turn["your_turn"][0]["id"], game.as_str());
-    let turn = bob
-        .expect(StatusCode::OK, "GET", "/api/me/games", Value::Null)
-        .await;
-    assert_eq!(turn["your_turn"], json!([]));
-    assert_eq!(turn["playing"][0]["id"], game.as_str());
+    let turn = ann.send(api::my_games()).await;
+    assert_eq!(turn.your_turn[0].id, game);
+    let turn = bob.send(api::my_games()).await;
+    assert!(turn.your_turn.is_empty(), "{turn:?}");
+    assert_eq!(turn.playing[0].id, game);
 
     // Chat: players in theirs, the spectator in his; the players do not
     // read the spectators' room while the game is on.
-    ann.expect(
-        StatusCode::OK,
-        "POST",
-        &format!("{g}/chat"),
-        json!({"room": "players", "text": "good luck!"}),
-    )
-    .await;
-    bob.expect(
-        StatusCode::OK,
-        "POST",
-        &format!("{g}/chat"),
-        json!({"room": "players", "text": "you too"}),
-    )
-    .await;
-    let v = spy
-        .expect(
-            StatusCode::FORBIDDEN,
-            "POST",
-            &format!("{g}/chat"),
-            json!({"room": "players", "text": "hi"}),
-        )
+    ann.send(api::chat(&game, &line(Room::Players, "good luck!")))
         .await;
-    assert!(error(&v).contains("only the players"), "{v}");
-    bob.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        &format!("{g}/chat"),
-        json!({"room": "spectators", "text": "psst"}),
-    )
-    .await;
-    spy.expect(
-        StatusCode::OK,
-        "POST",
-        &format!("{g}/chat"),
-        json!({"room": "spectators", "text": "play run!"}),
-    )
-    .await;
-    let long = "x".repeat(141);
-    spy.expect(
-        StatusCode::BAD_REQUEST,
-        "POST",
-        &format!("{g}/chat"),
-        json!({"room": "spectators", "text": long}),
-    )
-    .await;
-    spy.expect(
-        StatusCode::BAD_REQUEST,
-        "POST",
-        &format!("{g}/chat"),
-        json!({"room": "spectators", "text": "  "}),
-    )
-    .await;
-    let seen_by_ann = ann.expect(StatusCode::OK, "GET", &g, Value::Null).await["chat"].clone();
-    assert_eq!(
-        seen_by_ann.as_array().map(Vec::len),
-        Some(2),
-        "{seen_by_ann}"
-    );
-    let seen_by_spy = spy.expect(StatusCode::OK, "GET", &g, Value::Null).await["chat"].clone();
-    assert_eq!(
-        seen_by_spy.as_array().map(Vec::len),
-        Some(3),
-        "{seen_by_spy}"
-    );
-    assert_eq!(seen_by_spy[2]["name"], "Guest");
+    bob.send(api::chat(&game, &line(Room::Players, "you too")))
+        .await;
+    let refused = spy
+        .refusal(api::chat(&game, &line(Room::Players, "hi")))
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert!(refused.error.contains("only the players"), "{refused}");
+    let refused = bob
+        .refusal(api::chat(&game, &line(Room::Spectators, "psst")))
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    spy.send(api::chat(&game, &line(Room::Spectators, "play run!")))
+        .await;
+    for text in ["x".repeat(141), "  ".to_string()] {
+        let refused = spy
+            .refusal(api::chat(&game, &line(Room::Spectators, &text)))
+            .await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    }
+    let seen_by_ann = ann.send(api::game(&game)).await.chat;
+    assert_eq!(seen_by_ann.len(), 2, "{seen_by_ann:?}");
+    let seen_by_spy = spy.send(api::game(&game)).await.chat;
+    assert_eq!(seen_by_spy.len(), 3, "{seen_by_spy:?}");
+    assert_eq!(seen_by_spy[2].name, "Guest");
     // Rate limited: five at once, then 429.
     let mut codes = Vec::new();
     for i in 0..6 {
-        codes.push(
-            spy.call(
-                "POST",
-                &format!("{g}/chat"),
-                json!({"room": "spectators", "text": format!("{i}")}),
-            )
-            .await
-            .0,
-        );
+        let said = line(Room::Spectators, &format!("{i}"));
+        codes.push(common::status_of(
+            &spy.attempt(api::chat(&game, &said)).await,
+        ));
     }
     assert!(codes.contains(&StatusCode::TOO_MANY_REQUESTS), "{codes:?}");
 
     // Play to the end by sessions only.
     for _ in 0..200 {
-        let s = ann.expect(StatusCode::OK, "GET", &g, Value::Null).await;
-        if s["state"]["turn"]["kind"] == "over" {
+        let s = ann.send(api::game(&game)).await;
+        let Some(seat) = s.to_move() else {
             break;
-        }
-        let seat = s["state"]["turn"]["seat"].as_u64().expect("seat");
+        };
         let who = if seat == 0 { &mut ann } else { &mut bob };
-        who.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("{g}/move"),
-            json!({"action": "run"}),
-        )
-        .await;
+        who.send(api::play(&game, "", "run", None)).await;
     }
-    let s = ann.expect(StatusCode::OK, "GET", &g, Value::Null).await;
-    assert_eq!(s["state"]["turn"]["kind"], "over");
+    let s = ann.send(api::game(&game)).await;
+    assert!(s.over());
     // Over: the players may read the spectators now; the export has it all.
-    assert_eq!(
-        s["chat"].as_array().map(Vec::len),
-        Some(3 + codes.iter().filter(|c| c.is_success()).count())
-    );
-    let (_, record) = ann.call("GET", &format!("{g}/record"), Value::Null).await;
-    let record = record.as_str().unwrap_or("").to_string();
+    let posted = codes.iter().filter(|c| c.is_success()).count();
+    assert_eq!(s.chat.len(), 3 + posted);
+    let record = ann.send(api::record(&game)).await;
     assert!(record.contains("# [players] Ann: good luck!"), "{record}");
     assert!(
         record.contains("# [spectators] Guest: play run!"),
@@ -652,44 +399,18 @@ async fn two_strangers_meet_in_the_lobby_play_chat_and_see_it_on_their_profiles(
     );
 
     // Profiles: the game, and how it went, for each.
-    let winner = s["state"]["result"]["winners"][0]
-        .as_u64()
-        .expect("a winner");
+    let winner = s.state.result.as_ref().expect("a result").winners[0];
     for (name, seat) in [("ann", 0), ("Bob", 1)] {
-        let p = ann
-            .expect(
-                StatusCode::OK,
-                "GET",
-                &format!("/api/players/{name}"),
-                Value::Null,
-            )
-            .await;
-        assert_eq!(p["finished"][0]["id"], game.as_str(), "{p}");
-        let tally = &p["record"]["race"];
+        let p = ann.send(api::profile(name)).await;
+        assert_eq!(p.finished[0].id, game, "{p:?}");
         let won = u64::from(seat == winner);
-        assert_eq!(
-            tally,
-            &json!({"win": won, "draw": 0, "loss": 1 - won}),
-            "{p}"
-        );
+        assert_eq!(p.record["race"], tally(won, 0, 1 - won), "{p:?}");
     }
-    let page = ann
-        .expect(
-            StatusCode::OK,
-            "GET",
-            "/api/players/bob/games?page=1",
-            Value::Null,
-        )
-        .await;
-    assert_eq!(page["games"], json!([]));
-    assert_eq!(page["more"], false);
-    ann.expect(
-        StatusCode::NOT_FOUND,
-        "GET",
-        "/api/players/nobody",
-        Value::Null,
-    )
-    .await;
+    let page = ann.send(api::finished_games("bob", 1)).await;
+    assert!(page.games.is_empty());
+    assert!(!page.more);
+    let refused = ann.refusal(api::profile("nobody")).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
     drop(srv);
     remove_db(&db);
 }
@@ -698,100 +419,43 @@ async fn two_strangers_meet_in_the_lobby_play_chat_and_see_it_on_their_profiles(
 async fn a_seek_of_three_fills_in_order_and_can_be_cancelled() {
     let db = temp_db("seek3");
     let srv = start(test_registry(), &db).await;
-    let mut a = Browser::new(&srv, 1);
-    a.sign_up("Ann").await;
-    let mut b = Browser::new(&srv, 2);
-    b.guest().await;
-    let mut c = Browser::new(&srv, 3);
-    c.sign_up("Cy").await;
+    let mut a = Browser::signed_up(&srv, 1, "Ann").await;
+    let mut b = Browser::guest_at(&srv, 2).await;
+    let mut c = Browser::signed_up(&srv, 3, "Cy").await;
     // A direct challenge: only Cy sees and accepts it first.
-    let seek = a
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race(players=3)", "to": "cy"}),
-        )
-        .await;
-    let sid = seek["id"].as_str().expect("id").to_string();
+    let direct = NewSeek {
+        to: Some("cy".into()),
+        ..seek("race(players=3)")
+    };
+    let sid = a.send(api::seek(&direct)).await.id;
+    assert!(b.send(api::seeks()).await.is_empty());
     assert_eq!(
-        b.expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
-            .await,
-        json!([])
+        b.refusal(api::accept(&sid)).await.status,
+        StatusCode::FORBIDDEN
     );
-    b.expect(
-        StatusCode::FORBIDDEN,
-        "POST",
-        &format!("/api/seeks/{sid}/accept"),
-        Value::Null,
-    )
-    .await;
-    let first = c
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/seeks/{sid}/accept"),
-            Value::Null,
-        )
-        .await;
-    assert_eq!(first["game"], Value::Null, "one seat still open");
-    let last = b
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/seeks/{sid}/accept"),
-            Value::Null,
-        )
-        .await;
-    let game = last["game"].as_str().expect("game").to_string();
-    let s = c
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/games/{game}"),
-            Value::Null,
-        )
-        .await;
-    let names: Vec<_> = s["state"]["players"]
-        .as_array()
-        .expect("players")
-        .iter()
-        .map(|p| p["name"].clone())
-        .collect();
-    assert_eq!(names, [json!("Ann"), json!("Cy"), json!("Guest")]);
-    assert_eq!(s["you"], json!([1]));
+    let first = c.send(api::accept(&sid)).await;
+    assert_eq!(first.game, None, "one seat still open");
+    let game = b.accept_seek(&sid).await;
+    let s = c.send(api::game(&game)).await;
+    let names: Vec<_> = s.state.players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["Ann", "Cy", "Guest"]);
+    assert_eq!(s.you, [1]);
 
     // Cancelling: the creator only.
-    let seek = a
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race", "seats": [{"type": "open"}, {"type": "me"}]}),
-        )
-        .await;
-    let sid = seek["id"].as_str().expect("id").to_string();
-    b.expect(
-        StatusCode::FORBIDDEN,
-        "DELETE",
-        &format!("/api/seeks/{sid}"),
-        Value::Null,
-    )
-    .await;
-    a.expect(
-        StatusCode::OK,
-        "DELETE",
-        &format!("/api/seeks/{sid}"),
-        Value::Null,
-    )
-    .await;
-    b.expect(
-        StatusCode::NOT_FOUND,
-        "POST",
-        &format!("/api/seeks/{sid}/accept"),
-        Value::Null,
-    )
-    .await;
+    let second = NewSeek {
+        seats: vec![SeekSeatRequest::Open, SeekSeatRequest::Me],
+        ..seek("race")
+    };
+    let sid = a.send(api::seek(&second)).await.id;
+    assert_eq!(
+        b.refusal(api::cancel(&sid)).await.status,
+        StatusCode::FORBIDDEN
+    );
+    a.send(api::cancel(&sid)).await;
+    assert_eq!(
+        b.refusal(api::accept(&sid)).await.status,
+        StatusCode::NOT_FOUND
+    );
     drop(srv);
     remove_db(&db);
 }
@@ -847,148 +511,102 @@ async fn the_session_cookie_is_httponly_lax_and_secure_over_https() {
     remove_db(&db);
 }
 
-/// Game `g` once `pred` holds for it (renames run in the background).
-async fn once(b: &mut Browser<'_>, g: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..200 {
-        let s = b.expect(StatusCode::OK, "GET", g, Value::Null).await;
-        if pred(&s) {
-            return s;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    panic!("{g} never changed as expected");
-}
-
 #[tokio::test]
 async fn a_guests_games_follow_its_new_account_and_stay_when_it_is_deleted() {
     let db = temp_db("follow");
     let srv = start(test_registry(), &db).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.guest().await;
-    let created = ann
-        .expect(StatusCode::OK, "POST", "/api/games", json!({"spec": "race", "seed": 5, "seats": [{"type": "human"}, {"type": "human", "invite": true}]}))
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
-    let invite = created["tokens"][1]["token"].as_str().expect("token");
-    let g = format!("/api/games/{id}");
-    let mv = format!("{g}/move");
-    let mut bob = Browser::new(&srv, 2);
-    bob.sign_up("Bob").await;
-    bob.expect(
-        StatusCode::OK,
-        "POST",
-        &format!("{g}/join"),
-        json!({"token": invite}),
-    )
-    .await;
-    ann.expect(StatusCode::OK, "POST", &mv, json!({"action": "walk"}))
-        .await;
-    bob.expect(StatusCode::OK, "POST", &mv, json!({"action": "run"}))
-        .await;
+    let mut ann = Browser::guest_at(&srv, 1).await;
+    let game = NewGame {
+        seed: Some(5),
+        ..seated("race", vec![human(), invite()])
+    };
+    let (id, tokens) = ann.open(&game).await;
+    let mut bob = Browser::signed_up(&srv, 2, "Bob").await;
+    bob.join(&id, &tokens[1]).await;
+    ann.send(api::play(&id, "", "walk", None)).await;
+    bob.send(api::play(&id, "", "run", None)).await;
 
     // The guest makes an account: the game is on it, under its name.
     ann.sign_up("Ann").await;
-    let mine = ann
-        .expect(StatusCode::OK, "GET", "/api/me/games", Value::Null)
-        .await;
-    assert_eq!(mine["your_turn"][0]["id"], id.as_str(), "{mine}");
-    let p = ann
-        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
-        .await;
-    assert_eq!(p["playing"][0]["id"], id.as_str(), "{p}");
-    // The seat is the account's now: it links to the profile, and Ann
-    // plays it from another browser.
-    let s = once(&mut ann, &g, |s| s["state"]["players"][0]["user"] == "ann").await;
-    assert_eq!(s["state"]["players"][0]["name"], "Ann");
-    assert_eq!(s["you"], json!([0]));
+    let mine = ann.send(api::my_games()).await;
+    assert_eq!(mine.your_turn[0].id, id, "{mine:?}");
+    let p = ann.send(api::profile("ann")).await;
+    assert_eq!(p.playing[0].id, id, "{p:?}");
+    // The seat is the account's now (renames run in the background): it
+    // links to the profile, and Ann plays it from another browser.
+    srv.view_when(&id, "the seat to be Ann's", |s| {
+        s.player(0).user.as_deref() == Some("ann")
+    })
+    .await;
+    let s = ann.send(api::game(&id)).await;
+    assert_eq!(s.player(0).name, "Ann");
+    assert_eq!(s.you, [0]);
     let mut elsewhere = Browser::new(&srv, 3);
     elsewhere.sign_in("Ann").await;
-    let s = elsewhere
-        .expect(StatusCode::OK, "GET", &g, Value::Null)
-        .await;
-    assert_eq!(s["you"], json!([0]), "{s}");
-    ann.expect(StatusCode::OK, "POST", &mv, json!({"action": "walk"}))
-        .await;
+    let s = elsewhere.send(api::game(&id)).await;
+    assert_eq!(s.you, [0], "{s:?}");
+    ann.send(api::play(&id, "", "walk", None)).await;
 
     // Deleted: the game is kept, the seat shows "deleted", nobody plays it
     // by the old session, and the opponent still has the game.
     let old = ann.cookie.clone();
-    ann.expect(
-        StatusCode::OK,
-        "DELETE",
-        "/api/account",
-        json!({"password": "a good password"}),
-    )
-    .await;
-    let s = once(&mut bob, &g, |s| {
-        s["state"]["players"][0]["name"] == "deleted"
-    })
-    .await;
-    assert_eq!(s["state"]["players"][0]["user"], Value::Null);
-    assert_eq!(s["state"]["players"][1]["name"], "Bob");
-    assert!(s["state"]["ply"].as_u64() >= Some(3), "{s}");
-    let p = bob
-        .expect(StatusCode::OK, "GET", "/api/players/bob", Value::Null)
+    ann.send(api::delete_account(PASSWORD)).await;
+    let s = srv
+        .view_when(&id, "the seat to show `deleted`", |s| {
+            s.player(0).name == "deleted"
+        })
         .await;
-    assert_eq!(p["playing"][0]["id"], id.as_str(), "{p}");
+    assert_eq!(s.player(0).user, None);
+    assert_eq!(s.player(1).name, "Bob");
+    assert!(s.state.ply >= 3, "{s:?}");
+    let p = bob.send(api::profile("bob")).await;
+    assert_eq!(p.playing[0].id, id, "{p:?}");
     let mut stale = Browser::new(&srv, 1);
     stale.cookie = old;
-    let s = stale.expect(StatusCode::OK, "GET", &g, Value::Null).await;
-    assert!(s["you"].as_array().is_none_or(Vec::is_empty), "{s}");
+    let s = stale.send(api::game(&id)).await;
+    assert!(s.you.is_empty(), "{s:?}");
     drop(srv);
     remove_db(&db);
 }
 
 #[tokio::test]
 async fn a_challenge_by_link_with_an_ai_seat_and_one_whose_creator_left() {
-    use futures_util::StreamExt;
     use tabula_server::lobby::service::RENEW_EVERY;
     let db = temp_db("seeklink");
     let srv = start(test_registry(), &db).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.sign_up("Ann").await;
-    let mut bob = Browser::new(&srv, 2);
-    bob.guest().await;
+    let mut ann = Browser::signed_up(&srv, 1, "Ann").await;
+    let mut bob = Browser::guest_at(&srv, 2).await;
 
     // By link, one seat to an AI: not listed, open to whoever has the link.
-    let seek = ann
-        .expect(StatusCode::OK, "POST", "/api/seeks", json!({"spec": "race(players=3)", "unlisted": true, "seats": [{"type": "me"}, {"type": "ai", "level": "random"}, {"type": "open"}]}))
-        .await;
-    let sid = seek["id"].as_str().expect("id").to_string();
+    let by_link = NewSeek {
+        unlisted: true,
+        seats: vec![
+            SeekSeatRequest::Me,
+            SeekSeatRequest::Ai {
+                level: Some(AiLevel::Random),
+            },
+            SeekSeatRequest::Open,
+        ],
+        ..seek("race(players=3)")
+    };
+    let sid = ann.send(api::seek(&by_link)).await.id;
+    assert!(bob.send(api::seeks()).await.is_empty());
+    let one = bob.send(api::seek_by_id(&sid)).await;
+    assert!(one.unlisted);
+    let ai_seat = &one.seats[1];
     assert_eq!(
-        bob.expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
-            .await,
-        json!([])
+        (
+            ai_seat.state.as_str(),
+            ai_seat.level,
+            &ai_seat.name,
+            ai_seat.bot
+        ),
+        ("ai", Some(AiLevel::Random), &None, false)
     );
-    let one = bob
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/seeks/{sid}"),
-            Value::Null,
-        )
-        .await;
-    assert_eq!(one["unlisted"], true);
-    assert_eq!(one["seats"][1], json!({"state": "ai", "level": "random"}));
-    let accepted = bob
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/seeks/{sid}/accept"),
-            Value::Null,
-        )
-        .await;
-    let game = accepted["game"].as_str().expect("the last open seat");
-    let s = bob
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/games/{game}"),
-            Value::Null,
-        )
-        .await;
-    assert_eq!(s["state"]["players"][1]["kind"], "ai");
-    assert_eq!(s["you"], json!([2]));
+    let game = bob.accept_seek(&sid).await;
+    let s = bob.send(api::game(&game)).await;
+    assert_eq!(s.player(1).kind, SeatKind::Ai);
+    assert_eq!(s.you, [2]);
 
     // Ann keeps the lobby open, posts a challenge, and leaves.
     let mut ws = common::live(
@@ -997,26 +615,10 @@ async fn a_challenge_by_link_with_an_ai_seat_and_one_whose_creator_left() {
         "/api/lobby/ws",
     )
     .await;
-    ws.next().await.expect("the seeks").expect("ok");
-    let seek = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/seeks",
-            json!({"spec": "race"}),
-        )
-        .await;
-    let sid = seek["id"].as_str().expect("id").to_string();
-    let listed = bob
-        .expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
-        .await;
-    let ids: Vec<_> = listed
-        .as_array()
-        .expect("seeks")
-        .iter()
-        .map(|x| x["id"].clone())
-        .collect();
-    assert!(ids.contains(&json!(sid)), "{listed}");
+    let LobbyMessage::Seeks { .. } = ws.read().await;
+    let sid = ann.send(api::seek(&seek("race"))).await.id;
+    let listed = bob.send(api::seeks()).await;
+    assert!(listed.iter().any(|s| s.id == sid), "{listed:?}");
     drop(ws);
     // Its page closed, the seek lapses soon (a reload would keep it).
     let store = tabula_server::store::Store::open(&common::address(&db).await)
@@ -1028,109 +630,63 @@ async fn a_challenge_by_link_with_an_ai_seat_and_one_whose_creator_left() {
             .map_or(0, |d| d.as_millis() as i64)
     };
     let grace = 2 * RENEW_EVERY.as_millis() as i64;
-    let mut lapses = None;
-    for _ in 0..200 {
-        let doc = store.doc_get("seek", &sid).await.expect("read");
-        lapses = doc.and_then(|d| d.expires);
-        if lapses.is_some_and(|e| e <= now() + grace) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    assert!(
-        lapses.is_some_and(|e| e <= now() + grace),
-        "{lapses:?} after the page closed"
-    );
+    poll(
+        "the seek to lapse after the page closed",
+        Duration::from_millis(10),
+        || async {
+            let doc = store.doc_get("seek", &sid).await.expect("read");
+            doc.and_then(|d| d.expires).filter(|e| *e <= now() + grace)
+        },
+    )
+    .await;
     // Once lapsed (its time moved forward here), it is gone for everyone.
     store
         .doc_touch("seek", "u:ann", now() - 1)
         .await
         .expect("lapse");
+    assert!(bob.send(api::seeks()).await.is_empty());
     assert_eq!(
-        bob.expect(StatusCode::OK, "GET", "/api/seeks", Value::Null)
-            .await,
-        json!([])
+        bob.refusal(api::accept(&sid)).await.status,
+        StatusCode::NOT_FOUND
     );
-    bob.expect(
-        StatusCode::NOT_FOUND,
-        "POST",
-        &format!("/api/seeks/{sid}/accept"),
-        Value::Null,
-    )
-    .await;
     drop(srv);
     remove_db(&db);
-}
-
-/// Wait until game `g` is over (its AI seats have played); its state.
-async fn finished(b: &mut Browser<'_>, g: &str) -> Value {
-    for _ in 0..500 {
-        let s = b.expect(StatusCode::OK, "GET", g, Value::Null).await;
-        if s["state"]["turn"]["kind"] == "over" {
-            return s;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
-    panic!("{g} never ended");
 }
 
 #[tokio::test]
 async fn a_leaver_loses_on_the_profile_though_the_stand_in_won() {
     let db = temp_db("leaver");
     let srv = start(test_registry(), &db).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.sign_up("Ann").await;
-    let mut bob = Browser::new(&srv, 2);
-    bob.sign_up("Bob").await;
-    let mut cid = Browser::new(&srv, 3);
-    cid.sign_up("Cid").await;
+    let mut ann = Browser::signed_up(&srv, 1, "Ann").await;
+    let mut bob = Browser::signed_up(&srv, 2, "Bob").await;
+    let mut cid = Browser::signed_up(&srv, 3, "Cid").await;
     // Ann (Red) is one step from the goal; Blue is to move.
-    let created = ann
-        .expect(StatusCode::OK, "POST", "/api/games", json!({"spec": "race(players=3)",
-            "position": "9,0,0 2 -",
-            "seats": [{"type": "human"}, {"type": "human", "invite": true}, {"type": "human", "invite": true}]}))
-        .await;
-    let id = created["id"].as_str().expect("id");
-    let g = format!("/api/games/{id}");
+    let game = NewGame {
+        position: Some("9,0,0 2 -".into()),
+        ..seated("race(players=3)", vec![human(), invite(), invite()])
+    };
+    let (id, tokens) = ann.open(&game).await;
     for (b, seat) in [(&mut bob, 1), (&mut cid, 2)] {
-        let token = created["tokens"][seat]["token"].clone();
-        b.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("{g}/join"),
-            json!({"token": token}),
-        )
-        .await;
+        b.join(&id, &tokens[seat]).await;
     }
-    ann.expect(StatusCode::OK, "POST", &format!("{g}/leave"), Value::Null)
-        .await;
+    ann.send(api::leave(&id, "")).await;
     for b in [&mut bob, &mut cid] {
-        b.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("{g}/move"),
-            json!({"action": "walk"}),
-        )
-        .await;
+        b.send(api::play(&id, "", "walk", None)).await;
     }
     // The AI stand-in walks Red home: the seat wins, Ann does not.
-    let s = finished(&mut ann, &g).await;
-    assert_eq!(s["state"]["result"]["winners"], json!([0]), "{s}");
-    let tally = |p: &Value| p["record"]["race"].clone();
-    let p = ann
-        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
-        .await;
-    assert_eq!(tally(&p), json!({"win": 0, "draw": 0, "loss": 1}), "{p}");
+    let s = srv.ended(&id).await;
+    let winners = &s.state.result.as_ref().expect("a result").winners;
+    assert_eq!(winners, &[0], "{s:?}");
+    let p = ann.send(api::profile("ann")).await;
+    assert_eq!(p.record["race"], tally(0, 0, 1), "{p:?}");
     // Listed on her profile as the game she left.
-    let listed = &p["finished"][0];
+    let listed = &p.finished[0];
     assert_eq!(
-        (&listed["left"], &listed["players"][0]["user"]),
-        (&json!([0]), &json!("ann"))
+        (listed.left.as_slice(), listed.players[0].user.as_deref()),
+        (&[0][..], Some("ann"))
     );
-    let p = bob
-        .expect(StatusCode::OK, "GET", "/api/players/bob", Value::Null)
-        .await;
-    assert_eq!(tally(&p), json!({"win": 0, "draw": 0, "loss": 1}), "{p}");
+    let p = bob.send(api::profile("bob")).await;
+    assert_eq!(p.record["race"], tally(0, 0, 1), "{p:?}");
     drop(srv);
     remove_db(&db);
 }
@@ -1139,79 +695,50 @@ async fn a_leaver_loses_on_the_profile_though_the_stand_in_won() {
 async fn imports_count_nowhere_claim_what_no_record_proves_and_keep_their_seed() {
     let db = temp_db("forged");
     let srv = start(test_registry(), &db).await;
-    let mut ann = Browser::new(&srv, 1);
-    ann.sign_up("Ann").await;
+    let mut ann = Browser::signed_up(&srv, 1, "Ann").await;
     let record = |end: &str, seed: &str| {
         format!(
             "[Tabula record]\ngame: race\nseed: {seed}\nresult: win 1\nend: {end}\n\n* roll2\n1 run\n"
         )
     };
-    let mine = json!([{"type": "human"}, {"type": "human", "invite": true}]);
+    let mine = || vec![human(), invite()];
     // What no record can prove stays a claim: the game goes on.
-    for end in ["time", "left", "abandoned"] {
-        let created = ann
-            .expect(
-                StatusCode::OK,
-                "POST",
-                "/api/games/import",
-                json!({"record": record(end, "7"), "seats": mine}),
-            )
-            .await;
-        let g = format!("/api/games/{}", created["id"].as_str().expect("id"));
-        let s = ann.expect(StatusCode::OK, "GET", &g, Value::Null).await;
-        assert_eq!(s["state"]["result"], Value::Null, "{end}: {s}");
-        assert_eq!(s["state"]["claim"]["reason"], end, "{s}");
-        assert_eq!(s["state"]["claim"]["winners"], json!([0]), "{s}");
-        assert_eq!(s["state"]["imported"], true);
-        assert_ne!(s["state"]["turn"]["kind"], "over");
+    for (end, reason) in [
+        ("time", EndReason::Time),
+        ("left", EndReason::Left),
+        ("abandoned", EndReason::Abandoned),
+    ] {
+        let Created { id, tokens } = ann.send(api::import(&record(end, "7"), mine())).await;
+        let s = ann.send(api::game(&id)).await;
+        assert_eq!(s.state.result, None, "{end}: {s:?}");
+        let claim = s.state.claim.as_ref().expect("a claim");
+        assert_eq!((claim.reason, claim.winners.as_slice()), (reason, &[0][..]));
+        assert!(s.state.imported);
+        assert!(!s.over());
         // Played on to its end, it still counts for nobody.
-        ann.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("{g}/resign"),
-            json!({"token": created["tokens"][1]["token"]}),
-        )
-        .await;
+        ann.send(api::resign(&id, &tokens[1].token)).await;
     }
     // A resignation is the record's own word: the game is over by it.
-    let created = ann
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games/import",
-            json!({"record": record("resign", "7"), "seats": mine}),
-        )
-        .await;
-    let s = ann
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/games/{}", created["id"].as_str().expect("id")),
-            Value::Null,
-        )
-        .await;
-    assert_eq!(s["state"]["result"]["reason"], "resign");
-    let p = ann
-        .expect(StatusCode::OK, "GET", "/api/players/ann", Value::Null)
-        .await;
-    assert_eq!(p["record"], json!({}), "imports count on no profile: {p}");
-    let finished = p["finished"].as_array().expect("finished");
-    assert_eq!(finished.len(), 4, "{p}");
-    assert!(finished.iter().all(|g| g["imported"] == true), "{p}");
+    let created = ann.send(api::import(&record("resign", "7"), mine())).await;
+    let s = ann.send(api::game(&created.id)).await;
+    assert_eq!(s.reason(), Some(EndReason::Resign));
+    let p = ann.send(api::profile("ann")).await;
+    assert!(p.record.is_empty(), "imports count on no profile: {p:?}");
+    assert_eq!(p.finished.len(), 4, "{p:?}");
+    assert!(p.finished.iter().all(|g| g.imported), "{p:?}");
     // A bad seed is refused, not replaced: nothing is stored.
-    let before = srv.get("/api/games").await;
+    let before = srv.send(api::games()).await;
     for seed in ["forty-two", "-1", "18446744073709551616"] {
-        let v = ann
-            .expect(
-                StatusCode::BAD_REQUEST,
-                "POST",
-                "/api/games/import",
-                json!({"record": record("resign", seed)}),
-            )
+        let refused = ann
+            .refusal(api::import(&record("resign", seed), Vec::new()))
             .await;
-        assert!(error(&v).contains(&format!("seed `{seed}`")), "{v}");
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        assert!(
+            refused.error.contains(&format!("seed `{seed}`")),
+            "{refused}"
+        );
     }
-    assert_eq!(srv.get("/api/games").await, before);
+    assert_eq!(srv.send(api::games()).await, before);
     drop(srv);
     remove_db(&db);
 }

@@ -5,10 +5,15 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{remove_db, start, start_at, start_with, temp_db, test_registry, Browser, Server};
-use serde_json::{json, Value};
+use common::{
+    ai, api, human, poll, published_until, remove_db, seated, seeded, start, start_at, start_with,
+    temp_db, test_registry, Browser, Client, Server, ViewExt, Watch,
+};
 use std::sync::Arc;
 use std::time::Duration;
+use tabula_ai::AiLevel;
+use tabula_clock::TimeControl;
+use tabula_server::protocol::{ClockInfo, GameView, NewGame, ServerMessage};
 use tabula_server::round::{EndReason, GameEnded};
 use tokio::sync::broadcast;
 
@@ -26,20 +31,48 @@ async fn no_more_ends(rx: &mut broadcast::Receiver<Arc<GameEnded>>) {
     assert!(more.is_err(), "an extra ending: {more:?}");
 }
 
-/// Play `walk` for the human to move (after the AI) until the game ends.
-async fn walk_to_the_end(srv: &Server, id: &str, tokens: &[String]) -> Value {
-    for _ in 0..100 {
-        let s = srv.settled(id).await;
-        let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
-            return s;
-        };
-        srv.post(
-            &format!("/api/games/{id}/move"),
-            json!({"token": tokens[seat as usize], "action": "walk"}),
-        )
-        .await;
+/// The configuration of most tests here: the AI moves at once.
+fn quick() -> tabula_server::RoundConfig {
+    tabula_server::RoundConfig {
+        ai_pause: Duration::ZERO,
+        ..Default::default()
     }
-    panic!("the race never ended");
+}
+
+/// Two instances of `config` on a fresh PostgreSQL database named after
+/// `what` (and its address); `None` without PostgreSQL.
+async fn two_instances(
+    what: &str,
+    config: impl Fn() -> tabula_server::RoundConfig,
+) -> Option<(String, Server, Server)> {
+    let db = common::instances_database(what).await?;
+    let a = start_at(test_registry(), &db, config()).await;
+    let b = start_at(test_registry(), &db, config()).await;
+    Some((db, a, b))
+}
+
+/// A game of race with only AI seats of level `random`.
+fn ai_only(spec: &str, seats: usize) -> NewGame {
+    seated(spec, vec![ai(AiLevel::Random); seats])
+}
+
+/// The next view a watcher gets that reaches `ply`.
+async fn sees(rx: &mut Watch, ply: usize) -> GameView {
+    published_until(rx, |m| match m {
+        ServerMessage::Snapshot(v) | ServerMessage::Update(v) if v.state.ply >= ply => Some(v),
+        _ => None,
+    })
+    .await
+}
+
+/// Watch game `id` on instance `srv`.
+async fn watch(srv: &Server, id: &str) -> Watch {
+    srv.app
+        .rounds
+        .watch(id, &Default::default())
+        .await
+        .expect("watch")
+        .1
 }
 
 #[tokio::test]
@@ -49,20 +82,20 @@ async fn every_ending_goes_through_the_finisher_once() {
     let mut ends = srv.app.rounds.finisher.subscribe();
 
     // On the board.
-    let (id, t) = srv.create(json!({"spec": "race", "seed": 3})).await;
-    let s = walk_to_the_end(&srv, &id, &t).await;
+    let (id, t) = srv.open(&seeded("race", 3)).await;
+    let s = srv.play_out(&id, &t, "walk", 100).await;
     let e = next_end(&mut ends).await;
     assert_eq!(
         (e.id.as_str(), e.ending.reason),
         (id.as_str(), EndReason::Board)
     );
-    assert_eq!(s["state"]["result"]["reason"], "board");
-    assert_eq!(e.ending.outcome.to_text(), s["state"]["result"]["text"]);
+    let result = s.state.result.expect("a result");
+    assert_eq!(result.reason, EndReason::Board);
+    assert_eq!(e.ending.outcome.to_text(), result.text);
 
     // Resignation: the other side wins.
-    let (id, t) = srv.create(json!({"spec": "race"})).await;
-    srv.post(&format!("/api/games/{id}/resign"), json!({"token": t[0]}))
-        .await;
+    let (id, t) = srv.open(&NewGame::new("race")).await;
+    srv.send(api::resign(&id, &t[0])).await;
     let e = next_end(&mut ends).await;
     assert_eq!(
         (e.ending.reason, e.ending.outcome.to_text()),
@@ -70,10 +103,9 @@ async fn every_ending_goes_through_the_finisher_once() {
     );
 
     // Agreement: every seat draws.
-    let (id, t) = srv.create(json!({"spec": "race"})).await;
+    let (id, t) = srv.open(&NewGame::new("race")).await;
     for token in &t {
-        srv.post(&format!("/api/games/{id}/draw"), json!({"token": token}))
-            .await;
+        srv.send(api::draw(&id, token, true)).await;
     }
     let e = next_end(&mut ends).await;
     assert_eq!(
@@ -82,48 +114,33 @@ async fn every_ending_goes_through_the_finisher_once() {
     );
 
     // Leaving a two-player game ends it for the other side.
-    let (id, t) = srv.create(json!({"spec": "race"})).await;
-    srv.post(&format!("/api/games/{id}/leave"), json!({"token": t[1]}))
-        .await;
+    let (id, t) = srv.open(&NewGame::new("race")).await;
+    srv.send(api::leave(&id, &t[1])).await;
     let e = next_end(&mut ends).await;
     assert_eq!(
         (e.ending.reason, e.ending.outcome.to_text()),
         (EndReason::Left, "win 1".into())
     );
-    let s = srv.get(&format!("/api/games/{id}")).await;
-    assert_eq!(s["state"]["result"]["reason"], "left");
-    assert_eq!(s["state"]["turn"]["kind"], "over");
+    let s = srv.view(&id).await;
+    assert_eq!(s.reason(), Some(EndReason::Left));
+    assert!(s.over());
     // Exported and imported, its ending is only the record's claim (no
     // record proves a player left): the game goes on, and nothing is
     // announced.
-    let (_, record) = srv
-        .call("GET", &format!("/api/games/{id}/record"), Value::Null)
-        .await;
-    assert!(
-        record.as_str().unwrap_or("").contains("end: left"),
-        "{record}"
-    );
-    let imported = srv
-        .post("/api/games/import", json!({"record": record}))
-        .await;
-    let s = srv
-        .get(&format!(
-            "/api/games/{}",
-            imported["id"].as_str().expect("id")
-        ))
-        .await;
-    assert_eq!(s["state"]["result"], Value::Null, "{s}");
-    assert_eq!(s["state"]["claim"]["reason"], "left");
-    assert_eq!(s["state"]["imported"], true);
+    let record = srv.send(api::record(&id)).await;
+    assert!(record.contains("end: left"), "{record}");
+    let imported = srv.send(api::import(&record, Vec::new())).await;
+    let s = srv.view(&imported.id).await;
+    assert_eq!(s.state.result, None, "{s:?}");
+    let claim = s.state.claim.as_ref().map(|c| c.reason);
+    assert_eq!(claim, Some(EndReason::Left));
+    assert!(s.state.imported);
 
     // In a game of three the leaver's seat plays on; the end says who left.
-    let (id, t) = srv
-        .create(json!({"spec": "race(players=3)", "seed": 5}))
-        .await;
-    srv.post(&format!("/api/games/{id}/leave"), json!({"token": t[0]}))
-        .await;
+    let (id, t) = srv.open(&seeded("race(players=3)", 5)).await;
+    srv.send(api::leave(&id, &t[0])).await;
     no_more_ends(&mut ends).await;
-    walk_to_the_end(&srv, &id, &t).await;
+    srv.play_out(&id, &t, "walk", 100).await;
     let e = next_end(&mut ends).await;
     assert_eq!(
         (e.ending.reason, e.left.clone()),
@@ -131,15 +148,14 @@ async fn every_ending_goes_through_the_finisher_once() {
     );
 
     // Nothing more: a finished game refuses every ending.
-    for verb in ["resign", "draw", "leave"] {
-        let (st, _) = srv
-            .call(
-                "POST",
-                &format!("/api/games/{id}/{verb}"),
-                json!({"token": t[1]}),
-            )
-            .await;
-        assert_eq!(st, StatusCode::CONFLICT, "{verb}");
+    let token = &t[1];
+    for verb in [
+        api::resign(&id, token),
+        api::draw(&id, token, true),
+        api::leave(&id, token),
+    ] {
+        let refused = srv.refusal(verb).await;
+        assert_eq!(refused.status, StatusCode::CONFLICT, "{refused}");
     }
     no_more_ends(&mut ends).await;
 
@@ -147,17 +163,10 @@ async fn every_ending_goes_through_the_finisher_once() {
     drop(srv);
     let srv = start(test_registry(), &db).await;
     let mut ends = srv.app.rounds.finisher.subscribe();
-    let s = srv.get(&format!("/api/games/{id}")).await;
-    assert_eq!(s["state"]["result"]["reason"], "board");
+    assert_eq!(srv.view(&id).await.reason(), Some(EndReason::Board));
     no_more_ends(&mut ends).await;
-    let list = srv.get("/api/games").await;
-    assert!(
-        list.as_array()
-            .expect("list")
-            .iter()
-            .all(|g| g["over"] == true || g["imported"] == true),
-        "{list}"
-    );
+    let list = srv.send(api::games()).await;
+    assert!(list.iter().all(|g| g.over || g.imported), "{list:?}");
     remove_db(&db);
 }
 
@@ -165,9 +174,7 @@ async fn every_ending_goes_through_the_finisher_once() {
 async fn concurrent_commands_on_one_game_lose_and_double_nothing() {
     let db = temp_db("concurrent");
     let srv = Arc::new(start(test_registry(), &db).await);
-    let (id, t) = srv
-        .create(json!({"spec": "race(players=3)", "seed": 11}))
-        .await;
+    let (id, t) = srv.open(&seeded("race(players=3)", 11)).await;
     let t = Arc::new(t);
     // Many clients at once, each playing for every seat with the ply it
     // saw: per ply exactly one wins, the others are told the board moved
@@ -178,23 +185,17 @@ async fn concurrent_commands_on_one_game_lose_and_double_nothing() {
         tasks.push(tokio::spawn(async move {
             let mut accepted = Vec::new();
             for _ in 0..40 {
-                let s = srv.get(&format!("/api/games/{id}")).await;
-                let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
+                let s = srv.view(&id).await;
+                let Some(seat) = s.to_move() else {
                     break;
                 };
-                let ply = s["state"]["ply"].as_u64().unwrap_or(0);
+                let ply = s.state.ply;
                 let action = if client % 2 == 0 { "walk" } else { "run" };
-                let (st, v) = srv
-                    .call(
-                        "POST",
-                        &format!("/api/games/{id}/move"),
-                        json!({"token": t[seat as usize], "action": action, "ply": ply}),
-                    )
-                    .await;
-                match st {
-                    StatusCode::OK => accepted.push(ply),
-                    StatusCode::CONFLICT | StatusCode::FORBIDDEN => {}
-                    other => panic!("{other}: {v}"),
+                match srv.attempt(api::play(&id, &t[seat], action, ply)).await {
+                    Ok(_) => accepted.push(ply),
+                    Err(r) if [StatusCode::CONFLICT, StatusCode::FORBIDDEN].contains(&r.status) => {
+                    }
+                    Err(r) => panic!("{r}"),
                 }
             }
             accepted
@@ -204,13 +205,12 @@ async fn concurrent_commands_on_one_game_lose_and_double_nothing() {
     for task in tasks {
         plies.extend(task.await.expect("client"));
     }
-    let s = srv.get(&format!("/api/games/{id}")).await;
-    let history = s["history"].as_array().expect("history").clone();
-    let player_moves: Vec<u64> = history
+    let history = srv.view(&id).await.history;
+    let player_moves: Vec<usize> = history
         .iter()
         .enumerate()
-        .filter(|(_, e)| !e["actor"].is_null())
-        .map(|(i, _)| i as u64)
+        .filter(|(_, e)| e.actor.is_some())
+        .map(|(i, _)| i)
         .collect();
     plies.sort_unstable();
     assert_eq!(
@@ -222,10 +222,7 @@ async fn concurrent_commands_on_one_game_lose_and_double_nothing() {
     drop(srv);
     drop(app);
     let srv = start(test_registry(), &db).await;
-    assert_eq!(
-        srv.get(&format!("/api/games/{id}")).await["history"],
-        json!(history)
-    );
+    assert_eq!(srv.view(&id).await.history, history);
     remove_db(&db);
 }
 
@@ -234,34 +231,22 @@ async fn ai_seats_play_to_the_end_and_finish_once() {
     let db = temp_db("ai-end");
     let srv = start(test_registry(), &db).await;
     let mut ends = srv.app.rounds.finisher.subscribe();
-    let ai = json!({"type": "ai", "level": "random"});
     // An AI-only game needs its creator's session, and plays while watched.
-    let mut creator = Browser::new(&srv, 1);
-    creator.guest().await;
+    let mut creator = Browser::guest_at(&srv, 1).await;
     let created = creator
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}),
-        )
+        .send(api::create(&ai_only("race(players=3)", 3)))
         .await;
-    assert_eq!(created["tokens"], json!([]), "AI seats hold no token");
-    let id = created["id"].as_str().expect("id").to_string();
-    let _watch = srv
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch");
+    assert!(created.tokens.is_empty(), "AI seats hold no token");
+    let id = created.id;
+    let _watch = watch(&srv, &id).await;
     let e = next_end(&mut ends).await;
     assert_eq!(
         (e.id.as_str(), e.ending.reason),
         (id.as_str(), EndReason::Board)
     );
-    let s = srv.get(&format!("/api/games/{id}")).await;
-    assert_eq!(s["state"]["turn"]["kind"], "over");
-    assert_eq!(s["state"]["thinking"], false);
+    let s = srv.view(&id).await;
+    assert!(s.over());
+    assert!(!s.state.thinking);
     no_more_ends(&mut ends).await;
     remove_db(&db);
 }
@@ -275,26 +260,22 @@ async fn idle_games_leave_memory_and_come_back_when_opened() {
         ..Default::default()
     };
     let srv = start_with(test_registry(), &db, config).await;
-    let (id, t) = srv.create(json!({"spec": "race", "seed": 1})).await;
-    let before = srv.get(&format!("/api/games/{id}")).await;
+    let (id, t) = srv.open(&seeded("race", 1)).await;
+    let before = srv.view(&id).await;
     assert_eq!(srv.app.rounds.live_games(), 1);
-    let mut waited = 0;
-    while srv.app.rounds.live_games() > 0 {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        waited += 1;
-        assert!(waited < 250, "the idle game never left memory");
-    }
-    // Listing reads the store, loading nothing.
-    let list = srv.get("/api/games").await;
-    assert_eq!(list[0]["id"], json!(id));
-    assert_eq!(srv.app.rounds.live_games(), 0);
-    // Opening it brings it back exactly; playing works at once.
-    assert_eq!(srv.get(&format!("/api/games/{id}")).await, before);
-    srv.post(
-        &format!("/api/games/{id}/move"),
-        json!({"token": t[0], "action": "walk", "ply": 1}),
+    poll(
+        "the idle game to leave memory",
+        Duration::from_millis(20),
+        || async { (srv.app.rounds.live_games() == 0).then_some(()) },
     )
     .await;
+    // Listing reads the store, loading nothing.
+    let list = srv.send(api::games()).await;
+    assert_eq!(list[0].id, id);
+    assert_eq!(srv.app.rounds.live_games(), 0);
+    // Opening it brings it back exactly; playing works at once.
+    assert_eq!(srv.view(&id).await, before);
+    srv.send(api::play(&id, &t[0], "walk", 1)).await;
     assert_eq!(srv.app.rounds.live_games(), 1);
     remove_db(&db);
 }
@@ -329,21 +310,17 @@ async fn a_database_of_the_previous_version_is_upgraded() {
     };
     // A SQLite file, whatever store the other tests use.
     let srv = start_at(test_registry(), &db.to_string_lossy(), config).await;
-    let list = srv.get("/api/games").await;
-    assert_eq!(list[0]["id"], "oldgame002");
-    assert_eq!(list[0]["result"], "win 1");
-    assert_eq!(list[1]["players"][0]["name"], "Ann");
-    assert_eq!(list[1]["ply"], 3);
-    let s = srv.get("/api/games/oldgame002").await;
-    assert_eq!(s["state"]["result"]["reason"], "resign");
+    let list = srv.send(api::games()).await;
+    assert_eq!(list[0].id, "oldgame002");
+    assert_eq!(list[0].result.as_deref(), Some("win 1"));
+    assert_eq!(list[1].players[0].name, "Ann");
+    assert_eq!(list[1].ply, 3);
+    let s = srv.view("oldgame002").await;
+    assert_eq!(s.reason(), Some(EndReason::Resign));
     // The old game's AI was to move: resumed at start-up, it has played.
-    let s = srv.settled("oldgame001").await;
-    assert_eq!(s["history"][3]["actor"], 1, "{s}");
-    srv.post(
-        "/api/games/oldgame001/move",
-        json!({"token": "aa", "action": "walk"}),
-    )
-    .await;
+    let s = srv.settle("oldgame001").await;
+    assert_eq!(s.history[3].actor, Some(1), "{s:?}");
+    srv.send(api::play("oldgame001", "aa", "walk", None)).await;
     remove_db(&db);
 }
 
@@ -352,81 +329,34 @@ async fn a_database_of_the_previous_version_is_upgraded() {
 /// same ply, one on each instance, exactly one is accepted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_share_games_through_postgres() {
-    let Some(db) = common::instances_database("two_instances").await else {
+    let Some((_, a, b)) = two_instances("two_instances", quick).await else {
         return;
     };
-    let config = || tabula_server::RoundConfig {
-        ai_pause: Duration::ZERO,
-        ..Default::default()
-    };
-    let a = start_at(test_registry(), &db, config()).await;
-    let b = start_at(test_registry(), &db, config()).await;
-    let (id, t) = a.create(json!({"spec": "race", "seed": 4})).await;
-    let (_, mut on_a) = a
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch on a");
-    let (_, mut on_b) = b
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch on b");
-
-    /// The next update a watcher gets that reaches `ply`.
-    async fn sees(
-        rx: &mut broadcast::Receiver<tabula_server::round::actor::Published>,
-        ply: u64,
-    ) -> Value {
-        loop {
-            let text = tokio::time::timeout(Duration::from_secs(5), rx.recv())
-                .await
-                .expect("an update within 5 s")
-                .expect("open channel");
-            let v: Value = serde_json::from_str(&text.text).expect("json");
-            if v["state"]["ply"].as_u64() >= Some(ply) {
-                return v;
-            }
-        }
-    }
+    let (id, t) = a.open(&seeded("race", 4)).await;
+    let mut on_a = watch(&a, &id).await;
+    let mut on_b = watch(&b, &id).await;
 
     // Made on a, played on b, seen on both.
-    b.post(
-        &format!("/api/games/{id}/move"),
-        json!({"token": t[0], "action": "walk", "ply": 1}),
-    )
-    .await;
-    assert_eq!(sees(&mut on_b, 3).await["state"]["turn"]["seat"], 1);
+    b.send(api::play(&id, &t[0], "walk", 1)).await;
+    assert_eq!(sees(&mut on_b, 3).await.to_move(), Some(1));
     let seen = sees(&mut on_a, 3).await;
-    assert_eq!(seen["state"]["turn"]["seat"], 1, "{seen}");
+    assert_eq!(seen.to_move(), Some(1), "{seen:?}");
     // And the other way round.
-    a.post(
-        &format!("/api/games/{id}/move"),
-        json!({"token": t[1], "action": "run", "ply": 3}),
-    )
-    .await;
+    a.send(api::play(&id, &t[1], "run", 3)).await;
     sees(&mut on_b, 5).await;
-    assert_eq!(
-        b.get(&format!("/api/games/{id}")).await,
-        a.get(&format!("/api/games/{id}")).await
-    );
+    assert_eq!(b.view(&id).await, a.view(&id).await);
 
     // The same ply from both instances at once: one wins, one is refused.
-    let body = json!({"token": t[0], "action": "walk", "ply": 5});
-    let path = format!("/api/games/{id}/move");
     let (ra, rb) = tokio::join!(
-        a.call("POST", &path, body.clone()),
-        b.call("POST", &path, body)
+        a.attempt(api::play(&id, &t[0], "walk", 5)),
+        b.attempt(api::play(&id, &t[0], "walk", 5))
     );
-    let ok = [ra.0, rb.0]
-        .iter()
-        .filter(|s| **s == StatusCode::OK)
-        .count();
-    assert_eq!(ok, 1, "{ra:?} {rb:?}");
-    let s = a.get(&format!("/api/games/{id}")).await;
-    assert_eq!(s["state"]["ply"], 7, "one move and its roll");
+    assert_eq!(
+        [ra.is_ok(), rb.is_ok()].iter().filter(|ok| **ok).count(),
+        1,
+        "{ra:?} {rb:?}"
+    );
+    assert_eq!(a.view(&id).await.state.ply, 7, "one move and its roll");
     sees(&mut on_b, 7).await;
 
     // How soon a move made on b reaches a's watchers (printed, not
@@ -436,32 +366,19 @@ async fn two_instances_share_games_through_postgres() {
     let mut watcher = None;
     while delays.len() < 200 {
         let s = match watcher {
-            Some(_) => b.get(&format!("/api/games/{id}")).await,
-            None => Value::Null,
+            Some(_) => Some(b.view(&id).await),
+            None => None,
         };
-        let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
+        let Some((seat, ply)) = s.and_then(|s| Some((s.to_move()?, s.state.ply))) else {
             // A new game once the last one is over.
-            (id, t) = a.create(json!({"spec": "race(players=3)"})).await;
-            watcher = Some(
-                a.app
-                    .rounds
-                    .watch(&id, &Default::default())
-                    .await
-                    .expect("watch on a")
-                    .1,
-            );
+            (id, t) = a.open(&NewGame::new("race(players=3)")).await;
+            watcher = Some(watch(&a, &id).await);
             continue;
         };
-        let ply = s["state"]["ply"].as_u64().expect("ply");
-        let moved = b
-            .post(
-                &format!("/api/games/{id}/move"),
-                json!({"token": t[seat as usize], "action": "walk", "ply": ply}),
-            )
-            .await;
+        let moved = b.send(api::play(&id, &t[seat], "walk", ply)).await;
         let acked = std::time::Instant::now();
         if let Some(rx) = watcher.as_mut() {
-            sees(rx, moved["ply"].as_u64().expect("ply")).await;
+            sees(rx, moved.ply).await;
         }
         delays.push(acked.elapsed().as_micros());
     }
@@ -481,103 +398,60 @@ async fn two_instances_share_games_through_postgres() {
 /// take-back made on one instance is taken in by the other the same way.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn moves_cross_instances_as_deltas() {
-    type Watch = broadcast::Receiver<tabula_server::round::actor::Published>;
-    let Some(db) = common::instances_database("deltas").await else {
+    let Some((_, a, b)) = two_instances("deltas", quick).await else {
         return;
     };
-    let config = || tabula_server::RoundConfig {
-        ai_pause: Duration::ZERO,
-        ..Default::default()
-    };
-    let a = start_at(test_registry(), &db, config()).await;
-    let b = start_at(test_registry(), &db, config()).await;
-    /// The next update that reaches `ply`, as sent.
-    async fn update(rx: &mut Watch, ply: u64) -> String {
+    /// The next update that `pick`s, as sent and as read.
+    async fn update(rx: &mut Watch, pick: impl Fn(&GameView) -> bool) -> (String, GameView) {
         loop {
             let p = tokio::time::timeout(Duration::from_secs(5), rx.recv())
                 .await
                 .expect("an update within 5 s")
                 .expect("open channel");
-            let v: Value = serde_json::from_str(&p.text).expect("json");
-            if v["type"] == "update" && v["state"]["ply"].as_u64() >= Some(ply) {
-                return p.text.to_string();
+            if let ServerMessage::Update(v) = serde_json::from_str(&p.text).expect("a message") {
+                if pick(&v) {
+                    return (p.text.to_string(), v);
+                }
             }
         }
     }
-    async fn watch(s: &Server, id: &str) -> Watch {
-        s.app
-            .rounds
-            .watch(id, &Default::default())
-            .await
-            .expect("watch")
-            .1
-    }
+    let reaches = |ply: usize| move |v: &GameView| v.state.ply >= ply;
 
-    let (id, t) = a.create(json!({"spec": "race", "seed": 9})).await;
+    let (id, t) = a.open(&seeded("race", 9)).await;
     let (mut on_a, mut on_b) = (watch(&a, &id).await, watch(&b, &id).await);
-    let path = format!("/api/games/{id}");
     let mut moves = 0;
     loop {
-        let s = a.get(&path).await;
-        let Some(seat) = s["state"]["turn"]["seat"].as_u64() else {
+        let s = a.view(&id).await;
+        let Some(seat) = s.to_move() else {
             break;
         };
-        let ply = common::ply(&s);
+        let ply = s.state.ply;
         // Each player on their own instance.
         let (mover, action) = if seat == 0 { (&a, "walk") } else { (&b, "run") };
-        let moved = mover
-            .post(
-                &format!("{path}/move"),
-                json!({"token": t[seat as usize], "action": action, "ply": ply}),
-            )
-            .await;
-        let after = moved["ply"].as_u64().expect("ply");
-        let (here, there) = (
-            update(&mut on_a, after).await,
-            update(&mut on_b, after).await,
-        );
+        let after = mover.send(api::play(&id, &t[seat], action, ply)).await.ply;
+        let (here, _) = update(&mut on_a, reaches(after)).await;
+        let (there, v) = update(&mut on_b, reaches(after)).await;
         assert_eq!(here, there, "both instances' watchers get the same update");
-        let v: Value = serde_json::from_str(&there).expect("json");
-        assert_eq!(v["from"], ply, "only what the move added: {v}");
+        assert_eq!(v.from, ply, "only what the move added: {v:?}");
         moves += 1;
     }
     assert!(moves >= 8, "a whole game: {moves} moves");
-    assert_eq!(a.get(&path).await, b.get(&path).await);
+    assert_eq!(a.view(&id).await, b.view(&id).await);
 
     // A take-back on b, of a game held on a: a drops the taken-back plies.
-    let ai = json!({"type": "ai", "level": "random"});
-    let (id, t) = a
-        .create(json!({"spec": "race", "seed": 3, "seats": [{"type": "human"}, ai]}))
-        .await;
-    let path = format!("/api/games/{id}");
+    let game = NewGame {
+        seed: Some(3),
+        ..seated("race", vec![human(), ai(AiLevel::Random)])
+    };
+    let (id, t) = a.open(&game).await;
     let (mut on_a, mut on_b) = (watch(&a, &id).await, watch(&b, &id).await);
-    for _ in 0..2 {
-        let s = a.settled(&id).await;
-        a.post(
-            &format!("{path}/move"),
-            json!({"token": t[0], "action": "walk", "ply": common::ply(&s)}),
-        )
-        .await;
-    }
-    let s = a.settled(&id).await;
-    update(&mut on_b, common::ply(&s)).await;
-    let back = b
-        .post(&format!("{path}/undo"), json!({"token": t[0]}))
-        .await;
-    let keep = back["ply"].as_u64().expect("ply");
-    assert!(keep < common::ply(&s), "{back}");
-    loop {
-        let text = tokio::time::timeout(Duration::from_secs(5), on_a.recv())
-            .await
-            .expect("the take-back within 5 s")
-            .expect("open channel");
-        // Not a reload of the whole game (which would come `from` 0).
-        let v: Value = serde_json::from_str(&text.text).expect("json");
-        if v["type"] == "update" && v["state"]["ply"] == keep && v["from"] == keep {
-            break;
-        }
-    }
-    assert_eq!(a.get(&path).await, b.get(&path).await);
+    let s = a.play_moves(&id, &t, &["walk", "walk"]).await;
+    update(&mut on_b, reaches(s.state.ply)).await;
+    let keep = b.send(api::undo(&id, &t[0])).await.ply;
+    assert!(keep < s.state.ply, "{keep}");
+    // Not a reload of the whole game (which would come `from` 0).
+    update(&mut on_a, |v| v.state.ply == keep && v.from == keep).await;
+    assert_eq!(a.view(&id).await, b.view(&id).await);
     drop(on_b);
 }
 
@@ -587,39 +461,21 @@ async fn moves_cross_instances_as_deltas() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     use tabula_server::store::{Status, Store, StoredAction, StoredGame};
-    let Some(db) = common::instances_database("AI claims").await else {
+    let config = || tabula_server::RoundConfig {
+        ai_sweep: Duration::from_millis(100),
+        ..quick()
+    };
+    let Some((db, a, b)) = two_instances("AI claims", config).await else {
         return;
     };
-    let config = || tabula_server::RoundConfig {
-        ai_pause: Duration::ZERO,
-        ai_sweep: Duration::from_millis(100),
-        ..Default::default()
-    };
-    let a = start_at(test_registry(), &db, config()).await;
-    let b = start_at(test_registry(), &db, config()).await;
     let (mut ends_a, mut ends_b) = (
         a.app.rounds.finisher.subscribe(),
         b.app.rounds.finisher.subscribe(),
     );
-    let ai = json!({"type": "ai", "level": "random"});
-    let mut creator = Browser::new(&a, 1);
-    creator.guest().await;
-    let created = creator
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race(players=3)", "seats": [ai, ai, ai]}),
-        )
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
+    let mut creator = Browser::guest_at(&a, 1).await;
+    let (id, _) = creator.open(&ai_only("race(players=3)", 3)).await;
     // b holds the game too, and would think for it if it could.
-    let (_, _watch) = b
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch on b");
+    let _watch = watch(&b, &id).await;
     // The instance that plays the last move announces the end.
     let e = tokio::select! {
         e = next_end(&mut ends_a) => e,
@@ -627,22 +483,16 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     };
     assert_eq!(e.id, id);
     // The instance that did not play the last move shows it a moment later.
-    let path = format!("/api/games/{id}");
-    let mut s = a.get(&path).await;
-    for _ in 0..200 {
-        if s["state"]["turn"]["kind"] == "over" && b.get(&path).await == s {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        s = a.get(&path).await;
-    }
-    assert_eq!(b.get(&path).await, s, "both instances show the end");
-    let ai_moves = s["history"]
-        .as_array()
-        .expect("history")
-        .iter()
-        .filter(|e| !e["actor"].is_null())
-        .count() as u64;
+    let s = poll(
+        "both instances to show the end",
+        Duration::from_millis(10),
+        || async {
+            let s = a.view(&id).await;
+            (s.over() && b.view(&id).await == s).then_some(s)
+        },
+    )
+    .await;
+    let ai_moves = s.history.iter().filter(|e| e.actor.is_some()).count() as u64;
     let jobs = a.app.rounds.ai_jobs() + b.app.rounds.ai_jobs();
     assert_eq!(
         jobs, ai_moves,
@@ -681,13 +531,14 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     );
     // While the claim runs nobody else moves; then the sweep takes over.
     b.app.rounds.resume_ai().await.expect("AI sweep");
-    let s = b.get("/api/games/orphan0001").await;
-    assert_eq!(s["state"]["ply"], 1, "the dead instance's claim still runs");
+    let s = b.view("orphan0001").await;
+    assert_eq!(s.state.ply, 1, "the dead instance's claim still runs");
     b.app.advance_clock(1_501);
     b.app.rounds.resume_ai().await.expect("AI sweep");
-    let s = b.settled("orphan0001").await;
+    let s = b.settle("orphan0001").await;
     assert_eq!(
-        s["history"][1]["actor"], 0,
+        s.history[1].actor,
+        Some(0),
         "the AI moved after the claim ran out"
     );
 }
@@ -714,73 +565,35 @@ async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
     };
     let web = start_at(test_registry(), &db, config(0)).await;
     let worker = start_at(test_registry(), &db, config(1)).await;
-    let ai = json!({"type": "ai", "level": "random"});
-    let mut creator = Browser::new(&web, 1);
-    creator.guest().await;
+    let mut creator = Browser::guest_at(&web, 1).await;
 
     // A person against the AI, which moves first.
-    let created = creator
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race", "seats": [ai, {"type": "human"}]}),
-        )
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
-    let token = created["tokens"][0]["token"].as_str().expect("token");
+    let game = seated("race", vec![ai(AiLevel::Random), human()]);
+    let (id, t) = creator.open(&game).await;
     for _ in 0..3 {
-        let s = web.settled(&id).await;
-        if s["state"]["turn"]["kind"] == "over" {
+        let s = web.settle(&id).await;
+        if s.over() {
             break;
         }
-        assert_eq!(s["state"]["turn"]["seat"], 1, "{s}");
+        assert_eq!(s.to_move(), Some(1), "{s:?}");
         // A hint asked of the web instance, computed by the worker.
-        let hint = creator
-            .expect(
-                StatusCode::OK,
-                "POST",
-                &format!("/api/games/{id}/hint"),
-                json!({"token": token}),
-            )
-            .await;
-        let legal = s["state"]["legal"].as_array().expect("legal");
-        assert!(legal.contains(&hint["action"]), "{hint}");
+        let hint = creator.send(api::hint(&id, &t[0])).await;
+        assert!(s.state.legal.contains(&hint.action), "{hint:?}");
         creator
-            .expect(
-                StatusCode::OK,
-                "POST",
-                &format!("/api/games/{id}/move"),
-                json!({"token": token, "action": "walk", "ply": common::ply(&s)}),
-            )
+            .send(api::play(&id, &t[0], "walk", s.state.ply))
             .await;
     }
     assert!(worker.app.rounds.ai_jobs() >= 3);
 
     // An AI-only game, watched only on the web instance.
-    let created = creator
-        .expect(
-            StatusCode::OK,
-            "POST",
-            "/api/games",
-            json!({"spec": "race", "seats": [ai, ai]}),
-        )
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
-    let (_, _watch) = web
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch");
-    let path = format!("/api/games/{id}");
-    for _ in 0..1000 {
-        if web.get(&path).await["state"]["turn"]["kind"] == "over" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    assert_eq!(web.get(&path).await["state"]["turn"]["kind"], "over");
+    let (id, _) = creator.open(&ai_only("race", 2)).await;
+    let _watch = watch(&web, &id).await;
+    poll(
+        "the AI-only game to end",
+        Duration::from_millis(5),
+        || async { web.view(&id).await.over().then_some(()) },
+    )
+    .await;
     assert_eq!(
         web.app.rounds.ai_jobs(),
         0,
@@ -790,14 +603,14 @@ async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
     // An analysis asked of the web instance is taken by the worker (the
     // test game has no engine to analyse it: the worker's refusal comes
     // back; `crates/cli/tests/workers.rs` analyses a real game).
-    let path = format!("{path}/analysis");
-    let (status, v) = creator.call("POST", &path, Value::Null).await;
+    let path = format!("/api/games/{id}/analysis");
+    let (status, v) = creator.call("POST", &path, serde_json::Value::Null).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{v}");
-    let (status, v) = common::poll(
+    let (status, v) = poll(
         "the worker's analysis",
         Duration::from_millis(20),
         || async {
-            let (status, v) = web.call("GET", &path, Value::Null).await;
+            let (status, v) = web.call("GET", &path, serde_json::Value::Null).await;
             (status != StatusCode::ACCEPTED).then_some((status, v))
         },
     )
@@ -813,54 +626,38 @@ async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
 /// nobody connected: exactly one of them ends it, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_end_a_game_on_time_exactly_once() {
-    let Some(db) = common::instances_database("flag on two instances").await else {
+    let Some((_, a, b)) = two_instances("flag on two instances", quick).await else {
         return;
     };
-    let config = || tabula_server::RoundConfig {
-        ai_pause: Duration::ZERO,
-        ..Default::default()
-    };
-    let a = start_at(test_registry(), &db, config()).await;
-    let b = start_at(test_registry(), &db, config()).await;
     let (mut ends_a, mut ends_b) = (
         a.app.rounds.finisher.subscribe(),
         b.app.rounds.finisher.subscribe(),
     );
-    let (id, t) = a
-        .create(json!({"spec": "race", "seed": 3, "clock": {"initial_s": 60, "increment_s": 0}}))
-        .await;
-    let path = format!("/api/games/{id}");
+    let game = NewGame {
+        clock: Some(TimeControl::Realtime {
+            initial_s: 60,
+            increment_s: 0,
+        }),
+        ..seeded("race", 3)
+    };
+    let (id, t) = a.open(&game).await;
     // The first moves (free), one on each instance; both hold the game.
     for (srv, token) in [(&a, &t[0]), (&b, &t[1])] {
-        srv.post(
-            &format!("{path}/move"),
-            json!({"token": token, "action": "walk"}),
-        )
-        .await;
+        srv.send(api::play(&id, token, "walk", None)).await;
     }
-    let (_, _on_a) = a
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("a");
-    let (_, _on_b) = b
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("b");
+    let _on_a = watch(&a, &id).await;
+    let _on_b = watch(&b, &id).await;
     // (Each sees the other's move a moment later.)
     for srv in [&a, &b] {
-        let mut running = Value::Null;
-        for _ in 0..500 {
-            running = srv.get(&path).await["state"]["clock"]["running"].clone();
-            if running == 0 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        assert_eq!(running, 0, "seat 0's clock runs on both");
+        poll(
+            "seat 0's clock to run on both",
+            Duration::from_millis(10),
+            || async {
+                let clock = srv.view(&id).await.state.clock;
+                clock.and_then(|c: ClockInfo| c.running.filter(|seat| *seat == 0))
+            },
+        )
+        .await;
     }
     // Past the flag on both; both look at once (and their sweeps too).
     a.app.advance_clock(60_001);
@@ -880,7 +677,7 @@ async fn two_instances_end_a_game_on_time_exactly_once() {
     let (wa, wb) = tokio::join!(a.app.rounds.wake_due_games(), b.app.rounds.wake_due_games());
     assert!(wa.is_ok() && wb.is_ok(), "{wa:?} {wb:?}");
     for srv in [&a, &b] {
-        srv.get(&path).await;
+        srv.view(&id).await;
     }
     for ends in [&mut ends_a, &mut ends_b] {
         let more = ends.try_recv();
@@ -890,8 +687,9 @@ async fn two_instances_end_a_game_on_time_exactly_once() {
         );
     }
     for srv in [&a, &b] {
-        let s = srv.get(&path).await;
-        assert_eq!(s["state"]["result"]["reason"], "time", "{s}");
-        assert_eq!(s["state"]["result"]["winners"], json!([1]));
+        let s = srv.view(&id).await;
+        let result = s.state.result.as_ref().expect("a result");
+        assert_eq!(result.reason, EndReason::Time, "{s:?}");
+        assert_eq!(result.winners, vec![1]);
     }
 }

@@ -5,10 +5,18 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{start, temp_db, test_registry, Browser, Server};
-use serde_json::{json, Value};
+use common::{
+    api, poll, realtime, start, status_of, temp_db, test_registry, Browser, Client, Server,
+    ViewExt, Waiting,
+};
+use pairing::standings::TieBreak;
+use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
+use tabula_server::protocol::{
+    GameView, NewTournament, SeatKind, StartTime, TournamentFormat, TournamentGame,
+    TournamentStatus, TournamentView,
+};
 
 /// Tournaments start an hour ahead; the tests then move the server's time
 /// on, so that everyone has joined before the start whatever the machine.
@@ -21,37 +29,65 @@ fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// A tournament `name` of `spec` in `format`, an hour from now, with
+/// `initial_s` seconds a player and `rounds` (or, with `None`, `minutes`
+/// of arena).
+fn tournament(
+    name: &str,
+    spec: &str,
+    format: TournamentFormat,
+    initial_s: u32,
+    rounds: Option<u32>,
+) -> NewTournament {
+    NewTournament {
+        name: name.to_string(),
+        spec: spec.to_string(),
+        format,
+        clock: realtime(initial_s, 0),
+        starts: StartTime::At(now_ms() + HOUR),
+        rounds,
+        minutes: None,
+        leftover: None,
+        points: None,
+        rated: true,
+        bots: false,
+    }
+}
+
 async fn players<'a>(srv: &'a Server, prefix: &str, n: u8) -> Vec<Browser<'a>> {
     let mut out = Vec::new();
     for i in 0..n {
-        let mut b = Browser::new(srv, i + 1);
-        b.sign_up(&format!("{prefix}{i}")).await;
-        out.push(b);
+        out.push(Browser::signed_up(srv, i + 1, &format!("{prefix}{i}")).await);
     }
     out
 }
 
 /// Wait until tournament `id` satisfies `done` (polling as a page does).
-async fn wait_for(srv: &Server, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+async fn wait_for(
+    srv: &Server,
+    id: &str,
+    what: &str,
+    done: impl Fn(&TournamentView) -> bool,
+) -> TournamentView {
     let what = format!("tournament {id}: {what}");
-    common::poll(&what, Duration::from_millis(25), || async {
-        let t = srv.get(&format!("/api/tournaments/{id}")).await;
+    poll(&what, Duration::from_millis(25), || async {
+        let t = srv.send(api::tournament(id)).await;
         done(&t).then_some(t)
     })
     .await
 }
 
 /// Game `game`: published with its round, it is created just after.
-async fn game_view(srv: &Server, game: &str) -> Value {
+async fn game_view(srv: &Server, game: &str) -> GameView {
     let what = format!("game {game} created");
-    common::poll(&what, Duration::from_millis(10), || async {
-        let (status, v) = srv
-            .call("GET", &format!("/api/games/{game}"), Value::Null)
-            .await;
-        if status != StatusCode::OK {
-            assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+    poll(&what, Duration::from_millis(10), || async {
+        match srv.attempt(api::game(game)).await {
+            Ok(view) => Some(view),
+            Err(r) => {
+                assert_eq!(r.status, StatusCode::NOT_FOUND, "{r}");
+                None
+            }
         }
-        (status == StatusCode::OK).then_some(v)
     })
     .await
 }
@@ -60,44 +96,42 @@ async fn game_view(srv: &Server, game: &str) -> Value {
 /// whether the game is over.
 async fn play_one(srv: &Server, browsers: &mut HashMap<String, Browser<'_>>, game: &str) -> bool {
     let s = game_view(srv, game).await;
-    let st = &s["state"];
-    if st["turn"]["kind"] == "over" {
+    if s.over() {
         return true;
     }
-    if st["turn"]["kind"] != "player" {
+    let Some(seat) = s.to_move() else {
         return false;
-    }
-    let seat = st["turn"]["seat"].as_u64().expect("seat") as usize;
-    let name = st["players"][seat]["name"]
-        .as_str()
-        .unwrap_or("")
-        .to_string();
-    let Some(b) = browsers.get_mut(&name) else {
+    };
+    let name = &s.player(seat).name;
+    let Some(b) = browsers.get_mut(name) else {
         return false; // an AI seat
     };
-    let (status, v) = b
-        .call(
-            "POST",
-            &format!("/api/games/{game}/move"),
-            json!({"action": "run", "ply": st["ply"]}),
-        )
-        .await;
+    let answer = b.attempt(api::play(game, "", "run", s.state.ply)).await;
     // A stale ply (the dice rolled meanwhile) is simply tried again.
     assert!(
-        status == StatusCode::OK || status == StatusCode::CONFLICT,
-        "{name} in {game}: {v}"
+        [StatusCode::OK, StatusCode::CONFLICT].contains(&status_of(&answer)),
+        "{name} in {game}: {answer:?}"
     );
     false
 }
 
 async fn play_to_end(srv: &Server, browsers: &mut HashMap<String, Browser<'_>>, game: &str) {
-    for _ in 0..500 {
-        if play_one(srv, browsers, game).await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(2)).await;
+    let what = format!("game {game} to end");
+    let mut waiting = Waiting::new(&what, Duration::from_millis(2));
+    while !play_one(srv, browsers, game).await {
+        waiting.tick().await;
     }
-    panic!("game {game} never ended");
+}
+
+/// Wait until player `name` has `games` rated games in `pool`; the rating.
+async fn rated(srv: &Server, name: &str, pool: &str, games: u32) -> i32 {
+    let what = format!("{name}'s {games} rated games");
+    poll(&what, Duration::from_millis(10), || async {
+        let p = srv.send(api::profile(name)).await;
+        let r = p.ratings.get(pool).filter(|r| r.games == games)?;
+        Some(r.rating)
+    })
+    .await
 }
 
 /// Whether some player without a bye can sit out while the others pair
@@ -121,20 +155,11 @@ fn fresh_bye_possible(all: &[String], met: &HashSet<Vec<String>>, byes: &HashSet
     })
 }
 
-/// `people[0]` creates the tournament `body` and everyone joins it; its id.
-async fn create_and_join(people: &mut [Browser<'_>], body: Value) -> String {
-    let created = people[0]
-        .expect(StatusCode::OK, "POST", "/api/tournaments", body)
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
+/// `people[0]` creates the tournament `t` and everyone joins it; its id.
+async fn create_and_join(people: &mut [Browser<'_>], t: &NewTournament) -> String {
+    let id = people[0].send(api::new_tournament(t)).await.id;
     for b in people.iter_mut() {
-        b.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            Value::Null,
-        )
-        .await;
+        b.send(api::enter(&id)).await;
     }
     id
 }
@@ -148,13 +173,13 @@ fn named<'a>(people: Vec<Browser<'a>>, prefix: &str) -> HashMap<String, Browser<
         .collect()
 }
 
-fn names_of(game: &Value) -> Vec<String> {
-    game["seats"]
-        .as_array()
-        .expect("seats")
-        .iter()
-        .filter_map(|s| s["name"].as_str().map(String::from))
-        .collect()
+fn names_of(game: &TournamentGame) -> Vec<String> {
+    game.seats.iter().filter_map(|s| s.name.clone()).collect()
+}
+
+/// Every game of every round of `t`.
+fn games_of(t: &TournamentView) -> impl Iterator<Item = &TournamentGame> {
+    t.rounds.iter().flat_map(|r| &r.games)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -162,9 +187,18 @@ async fn a_tavern_evening_of_nine_at_tables_of_three() {
     let srv = start(test_registry(), &temp_db("tourney-tables")).await;
     let mut people = players(&srv, "Bard", 9).await;
     let host = &mut people[0];
-    // Checked before anything is stored.
-    let base = json!({"name": "Tavern night", "spec": "race(players=3)", "format": "tables",
-        "clock": {"initial_s": 120, "increment_s": 2}, "starts": now_ms() + HOUR, "rounds": 3});
+    let base = NewTournament {
+        clock: realtime(120, 2),
+        ..tournament(
+            "Tavern night",
+            "race(players=3)",
+            TournamentFormat::Tables,
+            120,
+            Some(3),
+        )
+    };
+    // Checked before anything is stored (some not even a `NewTournament`:
+    // sent as JSON).
     for (field, value) in [
         ("format", json!("swiss")),
         ("rounds", json!(0)),
@@ -172,50 +206,34 @@ async fn a_tavern_evening_of_nine_at_tables_of_three() {
         ("points", json!([1, 3, 0])),
         ("leftover", json!({"ai": {"level": 12}})),
     ] {
-        let mut bad = base.clone();
+        let mut bad = serde_json::to_value(&base).expect("json");
         bad[field] = value;
-        host.expect(StatusCode::BAD_REQUEST, "POST", "/api/tournaments", bad)
-            .await;
+        let call =
+            common::Call::<tabula_server::protocol::TournamentId>::post("/api/tournaments", &bad);
+        assert_eq!(
+            host.refusal(call).await.status,
+            StatusCode::BAD_REQUEST,
+            "{field}"
+        );
     }
     let mut anonymous = Browser::new(&srv, 99);
-    anonymous
-        .expect(
-            StatusCode::UNAUTHORIZED,
-            "POST",
-            "/api/tournaments",
-            base.clone(),
-        )
-        .await;
-    let created = host
-        .expect(StatusCode::OK, "POST", "/api/tournaments", base)
-        .await;
-    let id = created["id"].as_str().expect("id").to_string();
-    let list = srv.get("/api/tournaments").await;
-    assert_eq!(list["upcoming"][0]["id"], id.as_str());
+    let refused = anonymous.refusal(api::new_tournament(&base)).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    let id = host.send(api::new_tournament(&base)).await.id;
+    let list = srv.send(api::tournaments()).await;
+    assert_eq!(list.upcoming[0].id, id);
     for b in people.iter_mut() {
-        b.expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            Value::Null,
-        )
-        .await;
+        b.send(api::enter(&id)).await;
     }
     srv.app.advance_clock(HOUR);
     let mut by_name = named(people, "Bard");
     let mut met: HashSet<(String, String)> = HashSet::new();
     for round in 1..=3usize {
-        let t = wait_for(&srv, &id, "paired", |t| {
-            t["rounds"].as_array().map_or(0, Vec::len) == round
-        })
-        .await;
-        assert_eq!(t["status"], "running");
-        let games = t["rounds"][round - 1]["games"]
-            .as_array()
-            .expect("games")
-            .clone();
+        let t = wait_for(&srv, &id, "paired", |t| t.rounds.len() == round).await;
+        assert_eq!(t.summary.status, TournamentStatus::Running);
+        let games = &t.rounds[round - 1].games;
         assert_eq!(games.len(), 3, "three tables of three");
-        for g in &games {
+        for g in games {
             let names = names_of(g);
             assert_eq!(names.len(), 3);
             for a in 0..3 {
@@ -227,253 +245,159 @@ async fn a_tavern_evening_of_nine_at_tables_of_three() {
                 }
             }
             // The game is bound to the players' accounts, with the clock.
-            let gid = g["id"].as_str().expect("game id");
-            let view = game_view(&srv, gid).await;
-            assert_eq!(view["state"]["players"][0]["name"], names[0].as_str());
-            assert!(view["state"]["clock"].is_object(), "{view}");
+            let view = game_view(&srv, &g.id).await;
+            assert_eq!(view.player(0).name, names[0]);
+            assert!(view.state.clock.is_some(), "{view:?}");
         }
         // Each player finds his game on the page.
         let mine = by_name.get_mut("Bard4").expect("Bard4");
-        let seen = mine
-            .expect(
-                StatusCode::OK,
-                "GET",
-                &format!("/api/tournaments/{id}"),
-                Value::Null,
-            )
-            .await;
-        assert!(
-            seen["joined"] == true && seen["my_game"].is_string(),
-            "{seen}"
-        );
-        for g in &games {
-            play_to_end(&srv, &mut by_name, g["id"].as_str().expect("id")).await;
+        let seen = mine.send(api::tournament(&id)).await;
+        assert!(seen.joined && seen.my_game.is_some(), "{seen:?}");
+        for g in games {
+            play_to_end(&srv, &mut by_name, &g.id).await;
         }
     }
-    let t = wait_for(&srv, &id, "finished", |t| t["status"] == "finished").await;
-    let standings = t["standings"].as_array().expect("standings");
+    let t = wait_for(&srv, &id, "finished", |t| {
+        t.summary.status == TournamentStatus::Finished
+    })
+    .await;
+    let standings = &t.standings;
     assert_eq!(standings.len(), 9);
-    let total: f64 = standings
-        .iter()
-        .map(|s| s["score"].as_f64().unwrap_or(0.0))
-        .sum();
+    let total: f64 = standings.iter().map(|s| s.score).sum();
     // Each table gives 3 to its winner and shares 1 + 0 between the others.
     assert!((total - 36.0).abs() < 1e-9, "{total}");
-    assert!(standings.iter().all(|s| s["played"] == 3));
+    assert!(standings.iter().all(|s| s.played == 3));
     assert_eq!(
-        t["tiebreaks"],
-        json!(["buchholz_cut1", "buchholz", "sonneborn_berger"])
+        t.tiebreaks,
+        [
+            TieBreak::BuchholzCut1,
+            TieBreak::Buchholz,
+            TieBreak::SonnebornBerger
+        ]
     );
-    let scores: Vec<f64> = standings
-        .iter()
-        .map(|s| s["score"].as_f64().unwrap_or(0.0))
-        .collect();
+    let scores: Vec<f64> = standings.iter().map(|s| s.score).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
     // Nobody had a rating: all seeded at 1500. Every table (no AI seat) was
     // rated, so everybody's rating moved three times.
-    assert!(
-        standings.iter().all(|s| s["rating"] == 1500),
-        "{standings:?}"
-    );
-    assert_eq!(t["rated"], true);
+    assert!(standings.iter().all(|s| s.rating == 1500), "{standings:?}");
+    assert!(t.summary.rated);
     let pool = test_registry()
         .pool_of("race(players=3)", false)
         .expect("pool");
     for i in 0..9 {
-        let mut rated = Value::Null;
-        for _ in 0..200 {
-            rated = srv.get(&format!("/api/players/Bard{i}")).await;
-            if rated["ratings"][&pool]["games"] == 3 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        assert_eq!(rated["ratings"][&pool]["games"], 3, "{rated}");
+        rated(&srv, &format!("Bard{i}"), &pool, 3).await;
     }
     // Finished and kept: listed, its results unchanged, no more joining.
-    let list = srv.get("/api/tournaments").await;
-    assert_eq!(list["finished"][0]["id"], id.as_str());
-    let again = srv.get(&format!("/api/tournaments/{id}")).await;
-    assert_eq!(again["standings"], t["standings"]);
+    let list = srv.send(api::tournaments()).await;
+    assert_eq!(list.finished[0].id, id);
+    let again = srv.send(api::tournament(&id)).await;
+    assert_eq!(again.standings, t.standings);
     let late = by_name.get_mut("Bard1").expect("Bard1");
-    late.expect(
-        StatusCode::CONFLICT,
-        "POST",
-        &format!("/api/tournaments/{id}/join"),
-        Value::Null,
-    )
-    .await;
+    assert_eq!(
+        late.refusal(api::enter(&id)).await.status,
+        StatusCode::CONFLICT
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_arena_of_eight_pairs_free_players_until_its_end() {
     let srv = start(test_registry(), &temp_db("tourney-arena")).await;
     let mut people = players(&srv, "Knight", 8).await;
-    let id = create_and_join(
-        &mut people,
-        json!({"name": "Blitz arena", "spec": "race", "format": "arena",
-                "clock": {"initial_s": 600, "increment_s": 0}, "starts": now_ms() + HOUR,
-                "minutes": 5}),
-    )
-    .await;
+    let arena = NewTournament {
+        minutes: Some(5),
+        ..tournament("Blitz arena", "race", TournamentFormat::Arena, 600, None)
+    };
+    let id = create_and_join(&mut people, &arena).await;
     // Knight7 leaves before the start: never paired.
-    people[7]
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/tournaments/{id}/withdraw"),
-            Value::Null,
-        )
-        .await;
-    people[7]
-        .expect(
-            StatusCode::NOT_FOUND,
-            "POST",
-            &format!("/api/tournaments/{id}/withdraw"),
-            Value::Null,
-        )
-        .await;
-    people[7]
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            Value::Null,
-        )
-        .await;
+    people[7].send(api::withdraw(&id)).await;
+    let refused = people[7].refusal(api::withdraw(&id)).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    people[7].send(api::enter(&id)).await;
     srv.app.advance_clock(HOUR);
     // Knight6 leaves after the start: his games stay, he is not paired again.
-    let t = wait_for(&srv, &id, "started", |t| t["status"] == "running").await;
-    assert_eq!(t["rounds"][0]["games"].as_array().map(Vec::len), Some(4));
-    people[6]
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/tournaments/{id}/withdraw"),
-            Value::Null,
-        )
-        .await;
+    let t = wait_for(&srv, &id, "started", |t| {
+        t.summary.status == TournamentStatus::Running
+    })
+    .await;
+    assert_eq!(t.rounds[0].games.len(), 4);
+    people[6].send(api::withdraw(&id)).await;
     let mut by_name = named(people, "Knight");
     // Scripted clients: each plays his current game, as long as there is one.
-    let mut finished = 0;
-    while finished < 16 {
-        let t = srv.get(&format!("/api/tournaments/{id}")).await;
-        let pending: Vec<String> = t["rounds"]
-            .as_array()
-            .expect("rounds")
-            .iter()
-            .flat_map(|r| r["games"].as_array().cloned().unwrap_or_default())
-            .filter(|g| g["places"].is_null())
-            .filter_map(|g| g["id"].as_str().map(String::from))
-            .collect();
-        finished = t["rounds"]
-            .as_array()
-            .expect("rounds")
-            .iter()
-            .flat_map(|r| r["games"].as_array().cloned().unwrap_or_default())
-            .filter(|g| !g["places"].is_null())
-            .count();
-        for g in &pending {
-            play_one(&srv, &mut by_name, g).await;
+    let mut waiting = Waiting::new("16 games played", Duration::from_millis(5));
+    loop {
+        let t = srv.send(api::tournament(&id)).await;
+        let (done, pending): (Vec<_>, Vec<_>) = games_of(&t).partition(|g| g.places.is_some());
+        for g in pending {
+            play_one(&srv, &mut by_name, &g.id).await;
         }
-        tokio::time::sleep(Duration::from_millis(5)).await;
+        if done.len() >= 16 {
+            break;
+        }
+        waiting.tick().await;
     }
     // The end comes: no new pairings, the games in progress still count.
     srv.app.advance_clock(5 * 60_000);
     let t = wait_for(&srv, &id, "past its end", |t| {
-        let games: Vec<&Value> = t["rounds"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .flat_map(|r| r["games"].as_array().into_iter().flatten())
-            .collect();
-        let pending: Vec<&Value> = games
-            .iter()
-            .copied()
-            .filter(|g| g["places"].is_null())
-            .collect();
-        t["status"] == "finished" || !pending.is_empty()
+        t.summary.status == TournamentStatus::Finished || games_of(t).any(|g| g.places.is_none())
     })
     .await;
-    let last_round = t["rounds"].as_array().map_or(0, Vec::len);
-    for r in t["rounds"].as_array().into_iter().flatten() {
-        for g in r["games"].as_array().into_iter().flatten() {
-            if g["places"].is_null() {
-                play_to_end(&srv, &mut by_name, g["id"].as_str().expect("id")).await;
-            }
-        }
+    let last_round = t.rounds.len();
+    for g in games_of(&t).filter(|g| g.places.is_none()) {
+        play_to_end(&srv, &mut by_name, &g.id).await;
     }
-    let t = wait_for(&srv, &id, "finished", |t| t["status"] == "finished").await;
-    assert_eq!(
-        t["rounds"].as_array().map_or(0, Vec::len),
-        last_round,
-        "paired after the end"
-    );
-    let rounds = t["rounds"].as_array().expect("rounds");
-    let games: Vec<&Value> = rounds
-        .iter()
-        .flat_map(|r| r["games"].as_array().into_iter().flatten())
-        .collect();
+    let t = wait_for(&srv, &id, "finished", |t| {
+        t.summary.status == TournamentStatus::Finished
+    })
+    .await;
+    assert_eq!(t.rounds.len(), last_round, "paired after the end");
+    let games: Vec<&TournamentGame> = games_of(&t).collect();
     assert!(
-        games.iter().all(|g| !g["places"].is_null()),
+        games.iter().all(|g| g.places.is_some()),
         "every game counted"
     );
     // Knight6 played nothing after he left; nobody plays two games at once.
+    let rounds = &t.rounds;
     let left_at = rounds
         .iter()
-        .position(|r| r["started"].as_i64() > t["rounds"][0]["started"].as_i64())
+        .position(|r| r.started > rounds[0].started)
         .unwrap_or(rounds.len());
     for r in &rounds[left_at..] {
-        for g in r["games"].as_array().into_iter().flatten() {
-            assert!(!names_of(g).contains(&"Knight6".to_string()), "{g}");
+        for g in &r.games {
+            assert!(!names_of(g).contains(&"Knight6".to_string()), "{g:?}");
         }
     }
-    let standings = t["standings"].as_array().expect("standings");
+    let standings = &t.standings;
     assert_eq!(standings.len(), 8);
-    let played: u64 = standings
-        .iter()
-        .map(|s| s["played"].as_u64().unwrap_or(0))
-        .sum();
+    let played: u32 = standings.iter().map(|s| s.played).sum();
     assert_eq!(played as usize, 2 * games.len());
     let six = standings
         .iter()
-        .find(|s| s["name"] == "Knight6")
+        .find(|s| s.name == "Knight6")
         .expect("Knight6");
-    assert_eq!(six["withdrawn"], true);
-    assert_eq!(six["played"], 1);
-    let scores: Vec<f64> = standings
-        .iter()
-        .map(|s| s["score"].as_f64().unwrap_or(0.0))
-        .collect();
+    assert!(six.withdrawn);
+    assert_eq!(six.played, 1);
+    let scores: Vec<f64> = standings.iter().map(|s| s.score).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
     // Each game gives 2 or 4 (on fire) to its winner: scores are even.
     assert!(scores.iter().all(|s| (s % 2.0).abs() < 1e-9), "{scores:?}");
-    let list = srv.get("/api/tournaments").await;
-    assert_eq!(list["finished"][0]["id"], id.as_str());
+    let list = srv.send(api::tournaments()).await;
+    assert_eq!(list.finished[0].id, id);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swiss_of_five_gives_byes_and_never_repeats() {
     let srv = start(test_registry(), &temp_db("tourney-swiss")).await;
     let mut people = players(&srv, "Rook", 5).await;
-    let id = create_and_join(
-        &mut people,
-        json!({"name": "Swiss", "spec": "race", "format": "swiss",
-                "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
-                "rounds": 4}),
-    )
-    .await;
+    let swiss = tournament("Swiss", "race", TournamentFormat::Swiss, 300, Some(4));
+    let id = create_and_join(&mut people, &swiss).await;
     srv.app.advance_clock(HOUR);
     let mut by_name = named(people, "Rook");
     let mut met = HashSet::new();
     let mut byes = HashSet::new();
     for round in 1..=4usize {
-        let t = wait_for(&srv, &id, "paired", |t| {
-            t["rounds"].as_array().map_or(0, Vec::len) == round
-        })
-        .await;
-        let r = &t["rounds"][round - 1];
-        let bye = r["byes"][0].as_str().expect("a bye with five").to_string();
+        let t = wait_for(&srv, &id, "paired", |t| t.rounds.len() == round).await;
+        let r = &t.rounds[round - 1];
+        let bye = r.byes.first().expect("a bye with five").clone();
         if !byes.insert(bye.clone()) {
             // FIDE's C.1 (no repeat) comes before C.2 (one bye each): a
             // second bye only when no fresh bye leaves a repeat-free round.
@@ -483,24 +407,21 @@ async fn a_swiss_of_five_gives_byes_and_never_repeats() {
                 "{bye} had two byes though a fresh bye was possible"
             );
         }
-        for g in r["games"].as_array().expect("games") {
+        for g in &r.games {
             let mut names = names_of(g);
             names.sort();
             assert!(met.insert(names.clone()), "{names:?} met twice");
-            play_to_end(&srv, &mut by_name, g["id"].as_str().expect("id")).await;
+            play_to_end(&srv, &mut by_name, &g.id).await;
         }
     }
-    let t = wait_for(&srv, &id, "finished", |t| t["status"] == "finished").await;
-    let standings = t["standings"].as_array().expect("standings");
-    let total: f64 = standings
-        .iter()
-        .map(|s| s["score"].as_f64().unwrap_or(0.0))
-        .sum();
+    let t = wait_for(&srv, &id, "finished", |t| {
+        t.summary.status == TournamentStatus::Finished
+    })
+    .await;
+    let total: f64 = t.standings.iter().map(|s| s.score).sum();
     // Two games and a bye worth a point in each of four rounds.
     assert!((total - 12.0).abs() < 1e-9, "{total}");
-    assert!(standings
-        .iter()
-        .all(|s| s["tiebreaks"].as_array().map(Vec::len) == Some(3)));
+    assert!(t.standings.iter().all(|s| s.tiebreaks.len() == 3));
 }
 
 /// Two instances on one database both run the scheduler: each round is
@@ -511,126 +432,99 @@ async fn two_instances_pair_each_round_once() {
     let a = common::start_at(test_registry(), &db, Default::default()).await;
     let b = common::start_at(test_registry(), &db, Default::default()).await;
     let mut people = players(&a, "Pawn", 4).await;
-    let id = create_and_join(
-        &mut people,
-        json!({"name": "Twin", "spec": "race", "format": "swiss",
-                "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
-                "rounds": 2}),
-    )
-    .await;
+    let twin = tournament("Twin", "race", TournamentFormat::Swiss, 300, Some(2));
+    let id = create_and_join(&mut people, &twin).await;
     a.app.advance_clock(HOUR);
     b.app.advance_clock(HOUR);
     let mut by_name = named(people, "Pawn");
     for round in 1..=2usize {
-        let t = wait_for(&b, &id, "paired", |t| {
-            t["rounds"].as_array().map_or(0, Vec::len) == round
-        })
-        .await;
+        let t = wait_for(&b, &id, "paired", |t| t.rounds.len() == round).await;
         // Both schedulers act on this round at once: it is paired once.
         tokio::join!(a.app.tournaments.tick(), b.app.tournaments.tick());
-        let again = b.get(&format!("/api/tournaments/{id}")).await;
-        assert_eq!(again["rounds"], t["rounds"], "paired twice");
-        for g in t["rounds"][round - 1]["games"].as_array().expect("games") {
-            play_to_end(&a, &mut by_name, g["id"].as_str().expect("id")).await;
+        let again = b.send(api::tournament(&id)).await;
+        assert_eq!(again.rounds, t.rounds, "paired twice");
+        for g in &t.rounds[round - 1].games {
+            play_to_end(&a, &mut by_name, &g.id).await;
         }
     }
-    let t = wait_for(&a, &id, "finished", |t| t["status"] == "finished").await;
-    assert_eq!(t["rounds"].as_array().map(Vec::len), Some(2));
-    let games = a.get("/api/games").await;
-    assert_eq!(games.as_array().map(Vec::len), Some(4), "{games}");
+    let t = wait_for(&a, &id, "finished", |t| {
+        t.summary.status == TournamentStatus::Finished
+    })
+    .await;
+    assert_eq!(t.rounds.len(), 2);
+    let games = a.send(api::games()).await;
+    assert_eq!(games.len(), 4, "{games:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_account_creates_five_tournaments_an_hour() {
     let srv = start(test_registry(), &temp_db("tourney-limit")).await;
     let mut people = players(&srv, "Host", 1).await;
-    let body = json!({"name": "Many", "spec": "race", "format": "swiss",
-        "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR, "rounds": 1});
+    let many = tournament("Many", "race", TournamentFormat::Swiss, 300, Some(1));
     // A refused request does not count.
-    let mut bad = body.clone();
-    bad["rounds"] = json!(0);
-    people[0]
-        .expect(StatusCode::BAD_REQUEST, "POST", "/api/tournaments", bad)
-        .await;
+    let bad = NewTournament {
+        rounds: Some(0),
+        ..many.clone()
+    };
+    let refused = people[0].refusal(api::new_tournament(&bad)).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     for _ in 0..5 {
-        people[0]
-            .expect(StatusCode::OK, "POST", "/api/tournaments", body.clone())
-            .await;
+        people[0].send(api::new_tournament(&many)).await;
     }
-    let (status, v) = people[0].call("POST", "/api/tournaments", body).await;
-    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
-    let list = srv.get("/api/tournaments").await;
-    assert_eq!(list["upcoming"].as_array().map(Vec::len), Some(5));
+    let refused = people[0].refusal(api::new_tournament(&many)).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+    let list = srv.send(api::tournaments()).await;
+    assert_eq!(list.upcoming.len(), 5);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_leaves_a_table_ranks_last_in_ratings_and_points() {
     let srv = start(test_registry(), &temp_db("tourney-leaver")).await;
     let mut people = players(&srv, "Quit", 3).await;
-    let id = create_and_join(
-        &mut people,
-        json!({"name": "Short night", "spec": "race(players=3)", "format": "tables",
-                "clock": {"initial_s": 600, "increment_s": 0}, "starts": now_ms() + HOUR,
-                "rounds": 1}),
-    )
-    .await;
+    let night = tournament(
+        "Short night",
+        "race(players=3)",
+        TournamentFormat::Tables,
+        600,
+        Some(1),
+    );
+    let id = create_and_join(&mut people, &night).await;
     srv.app.advance_clock(HOUR);
     let t = wait_for(&srv, &id, "started", |t| {
-        t["rounds"][0]["games"][0]["id"].is_string()
+        t.rounds.first().is_some_and(|r| !r.games.is_empty())
     })
     .await;
-    let table = &t["rounds"][0]["games"][0];
-    let game = table["id"].as_str().expect("game").to_string();
+    let table = &t.rounds[0].games[0];
+    let game = table.id.clone();
     let leaver = names_of(table)[0].clone();
     let mut by_name = named(people, "Quit");
     game_view(&srv, &game).await;
-    by_name
-        .get_mut(&leaver)
-        .expect("the leaver")
-        .expect(
-            StatusCode::OK,
-            "POST",
-            &format!("/api/games/{game}/leave"),
-            Value::Null,
-        )
-        .await;
+    let b = by_name.get_mut(&leaver).expect("the leaver");
+    b.send(api::leave(&game, "")).await;
     // The AI stand-in plays on without a clock.
     let s = game_view(&srv, &game).await;
-    assert_eq!(s["state"]["players"][0]["kind"], "ai");
-    assert_eq!(s["state"]["clock"]["remaining_ms"][0], Value::Null, "{s}");
+    assert_eq!(s.player(0).kind, SeatKind::Ai);
+    let left = s.state.clock.as_ref().and_then(|c| c.remaining_ms[0]);
+    assert_eq!(left, None, "{s:?}");
     play_to_end(&srv, &mut by_name, &game).await;
-    let t = wait_for(&srv, &id, "finished", |t| t["status"] == "finished").await;
+    let t = wait_for(&srv, &id, "finished", |t| {
+        t.summary.status == TournamentStatus::Finished
+    })
+    .await;
     // Whoever the stand-in's moves beat, the leaver scores the last place's
     // points and ranks below both others.
     let score = |name: &str| {
-        t["standings"]
-            .as_array()
-            .expect("standings")
-            .iter()
-            .find(|s| s["name"] == name)
-            .map(|s| s["score"].as_f64().expect("score"))
-            .expect("standing")
+        let s = t.standings.iter().find(|s| s.name == name);
+        s.expect("standing").score
     };
-    assert_eq!(score(&leaver), 0.0, "{t}");
+    assert_eq!(score(&leaver), 0.0, "{t:?}");
     let pool = test_registry()
         .pool_of("race(players=3)", false)
         .expect("pool");
     let mut ratings = HashMap::new();
     for name in by_name.keys() {
-        let mut p = Value::Null;
-        for _ in 0..200 {
-            p = srv.get(&format!("/api/players/{name}")).await;
-            if p["ratings"][&pool]["games"] == 1 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        let rating = p["ratings"][&pool]["rating"].as_i64();
-        ratings.insert(
-            name.clone(),
-            rating.unwrap_or_else(|| panic!("{name}: {p}")),
-        );
-        assert!(score(name) > 0.0 || *name == leaver, "{t}");
+        ratings.insert(name.clone(), rated(&srv, name, &pool, 1).await);
+        assert!(score(name) > 0.0 || *name == leaver, "{t:?}");
     }
     for (name, r) in &ratings {
         if *name != leaver {
@@ -651,34 +545,17 @@ async fn a_game_not_created_yet_is_not_named_as_a_players_game() {
     };
     let srv = common::start_at(test_registry(), &db.to_string_lossy(), config).await;
     let mut people = players(&srv, "Early", 2).await;
-    let id = create_and_join(
-        &mut people,
-        json!({"name": "Early", "spec": "race", "format": "swiss",
-                "clock": {"initial_s": 300, "increment_s": 0}, "starts": now_ms() + HOUR,
-                "rounds": 1}),
-    )
-    .await;
+    let early = tournament("Early", "race", TournamentFormat::Swiss, 300, Some(1));
+    let id = create_and_join(&mut people, &early).await;
     srv.app.advance_clock(HOUR);
-    wait_for(&srv, &id, "paired", |t| {
-        t["rounds"].as_array().map_or(0, Vec::len) == 1
-    })
-    .await;
+    wait_for(&srv, &id, "paired", |t| t.rounds.len() == 1).await;
     // Her game is named once it exists, a moment after the pairing.
-    let until = std::time::Instant::now() + common::POLL_LIMIT;
+    let mut waiting = Waiting::new("her game", Duration::from_millis(10));
     let game = loop {
-        let mine = people[0]
-            .expect(
-                StatusCode::OK,
-                "GET",
-                &format!("/api/tournaments/{id}"),
-                Value::Null,
-            )
-            .await;
-        if let Some(game) = mine["my_game"].as_str() {
-            break game.to_string();
+        if let Some(game) = people[0].send(api::tournament(&id)).await.my_game {
+            break game;
         }
-        assert!(std::time::Instant::now() < until, "her game: {mine}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
+        waiting.tick().await;
     };
     game_view(&srv, &game).await;
     // The moment between the wave's write and its games': the wave names
@@ -692,17 +569,8 @@ async fn a_game_not_created_yet_is_not_named_as_a_players_game() {
         )
         .expect("update");
     assert_eq!(changed, 1);
-    let (status, _) = srv
-        .call("GET", &format!("/api/games/{missing}"), Value::Null)
-        .await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    let mine = people[0]
-        .expect(
-            StatusCode::OK,
-            "GET",
-            &format!("/api/tournaments/{id}"),
-            Value::Null,
-        )
-        .await;
-    assert_eq!(mine["my_game"], Value::Null, "{mine}");
+    let refused = srv.refusal(api::game(missing)).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    let mine = people[0].send(api::tournament(&id)).await;
+    assert_eq!(mine.my_game, None, "{mine:?}");
 }

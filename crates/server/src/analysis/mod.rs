@@ -17,8 +17,10 @@
 //! running per person, [`QUEUED`] in all, records of at most
 //! [`MAX_ACTIONS`] actions.
 
+pub mod error;
 mod service;
 
+pub use error::AnalysisError;
 pub use service::Analyses;
 
 use crate::store::typed::Claimable;
@@ -113,6 +115,9 @@ pub enum State {
     },
     Done(Box<Stored>),
 }
+
+/// Seconds a person refused for the queue's bounds is asked to wait.
+pub const RETRY_S: u64 = 30;
 
 /// Why an analysis was not queued.
 #[derive(Clone, Debug, PartialEq)]

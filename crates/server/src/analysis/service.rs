@@ -1,16 +1,15 @@
 //! `Analyses`, the module's door: request an analysis, read where it
 //! stands, and the worker that serves the queue on this process's AI pool.
 
+use super::AnalysisError;
 use super::{
     Job, Refusal, State, Stored, CLAIM_STALE_MS, JOB_KIND, KIND, MAX_ACTIONS, PER_PLAYER, QUEUED,
 };
 use crate::ai::{Class, Full};
 use crate::common::random_id;
-use crate::error::ApiError;
 use crate::round::Rounds;
 use crate::store::typed::{claim_jobs, update_json, ChangeError, Claimable};
 use crate::store::{Doc, StoreError};
-use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -22,8 +21,6 @@ use tabula_ai::analysis::{analyse, positions, Verdict};
 const SWEEP: Duration = Duration::from_secs(5);
 /// A worker renews its claim this often (well within `CLAIM_STALE_MS`).
 const RENEW_MS: i64 = CLAIM_STALE_MS / 4;
-/// Seconds a refused person is asked to wait.
-const RETRY_S: u64 = 30;
 
 /// The analyses: the queue, the results, and this process's worker.
 pub struct Analyses {
@@ -62,7 +59,7 @@ impl Analyses {
     }
 
     /// Where game `id`'s analysis stands; `None` if nobody asked for it.
-    pub async fn state(&self, id: &str) -> Result<Option<State>, ApiError> {
+    pub async fn state(&self, id: &str) -> Result<Option<State>, AnalysisError> {
         let store = &self.rounds.store;
         if let Some((_, stored)) = store.read_json::<Stored>(KIND, id).await? {
             return Ok(Some(State::Done(Box::new(stored))));
@@ -89,17 +86,17 @@ impl Analyses {
     /// Ask for game `id`'s analysis on behalf of `requester` (an identity,
     /// or a client address): where it stands afterwards. A game already
     /// analysed or queued is answered as it stands, counting nothing.
-    pub async fn request(&self, id: &str, requester: &str) -> Result<State, ApiError> {
+    pub async fn request(&self, id: &str, requester: &str) -> Result<State, AnalysisError> {
         if let Some(state) = self.state(id).await? {
             return Ok(state);
         }
         let view = self.rounds.view(id, 0).await?;
         if view.state.result.is_none() && !view.state.imported {
-            return Err(refused(Refusal::NotOver));
+            return Err(AnalysisError::Refused(Refusal::NotOver));
         }
         let actions: Vec<String> = view.history.iter().map(|h| h.text.clone()).collect();
         if actions.len() > MAX_ACTIONS {
-            return Err(refused(Refusal::TooLong(actions.len())));
+            return Err(AnalysisError::Refused(Refusal::TooLong(actions.len())));
         }
         let store = &self.rounds.store;
         let now = self.now();
@@ -109,10 +106,10 @@ impl Analyses {
             .len()
             >= PER_PLAYER
         {
-            return Err(refused(Refusal::Quota));
+            return Err(AnalysisError::Refused(Refusal::Quota));
         }
         if store.doc_list(JOB_KIND, None, now, QUEUED).await?.len() >= QUEUED {
-            return Err(refused(Refusal::Busy));
+            return Err(AnalysisError::Refused(Refusal::Busy));
         }
         let total = actions.len() + 1;
         let job = Job {
@@ -151,7 +148,7 @@ impl Analyses {
 
     /// Record `text` with game `id`'s analysis as a comment after each
     /// action, when it is done; as it is otherwise.
-    pub async fn annotate(&self, id: &str, text: String) -> Result<String, ApiError> {
+    pub async fn annotate(&self, id: &str, text: String) -> Result<String, AnalysisError> {
         let Some((
             _,
             Stored {
@@ -286,43 +283,6 @@ impl Analyses {
             verdicts.push(verdict);
         }
         analyse(ty, &job.actions, &verdicts).map(Some)
-    }
-}
-
-/// A refusal as the API answers it (`docs/api.md`, "Analysis").
-fn refused(r: Refusal) -> ApiError {
-    let (status, code, message, vars) = match r {
-        Refusal::NotOver => (
-            StatusCode::CONFLICT,
-            "analysis_not_over",
-            "a game is analysed once it is over (or imported)".to_string(),
-            vec![],
-        ),
-        Refusal::TooLong(n) => (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "analysis_too_long",
-            format!("a record of {n} actions is longer than the {MAX_ACTIONS} analysed"),
-            vec![("max", MAX_ACTIONS.to_string())],
-        ),
-        Refusal::Quota => (
-            StatusCode::TOO_MANY_REQUESTS,
-            "analysis_quota",
-            format!("you have {PER_PLAYER} analyses waiting: wait for them to finish"),
-            vec![("max", PER_PLAYER.to_string())],
-        ),
-        Refusal::Busy => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            "analysis_busy",
-            "too many analyses are waiting: try again later".to_string(),
-            vec![],
-        ),
-    };
-    let retry = matches!(r, Refusal::Quota | Refusal::Busy).then_some(RETRY_S);
-    ApiError {
-        code,
-        vars,
-        retry_after: retry,
-        ..ApiError::new(status, message)
     }
 }
 

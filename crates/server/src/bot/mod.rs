@@ -9,8 +9,10 @@
 //! are. A bot account is an [`Account`](crate::user::Account) with `bot`
 //! set; its seats carry `bot` too, so every list of players marks it.
 
+pub mod error;
 pub mod service;
 
+pub use error::BotError;
 pub use service::Bots;
 
 pub use crate::user::tokens::{
@@ -18,7 +20,6 @@ pub use crate::user::tokens::{
     DESCRIPTION_MAX, LAST_USED_EVERY_MS, TOKENS_PER_ACCOUNT, TOKEN_PREFIX,
 };
 
-use crate::error::ApiError;
 use crate::protocol::{GameView, Seek, SeekId, Summary};
 use crate::round::{ChatLine, Seat, SeatKind};
 use crate::user::session::Visitor;
@@ -37,9 +38,9 @@ pub const USE_THE_BOT_API: &str =
     "bot accounts play through the bot API (/api/bot/…), not the lobby";
 
 /// Refuse a bot in the people's lobby (it accepts through the bot API).
-pub fn refuse_lobby(visitor: &Visitor) -> Result<(), ApiError> {
+pub fn refuse_lobby(visitor: &Visitor) -> Result<(), BotError> {
     if visitor.is_bot() {
-        return Err(ApiError::forbidden(USE_THE_BOT_API));
+        return Err(BotError::UseTheBotApi);
     }
     Ok(())
 }
@@ -125,7 +126,7 @@ mod tests {
 
     fn seat(bot: bool) -> Seat {
         Seat {
-            owner: Some("u:x".into()),
+            owner: Some(crate::common::PlayerId::account("x")),
             bot,
             ..Seat::default()
         }

@@ -1,8 +1,8 @@
 //! The bots' work on the store and the live games: declining challenges
 //! and the two streams of the bot API.
 
+use super::BotError;
 use super::{changes, ndjson_line, offered, BotEvent, GameEvent, EVENT_POLL, KEEP_ALIVE};
-use crate::error::ApiError;
 use crate::lobby::{Lobby, SeekDoc};
 use crate::protocol::{GameView, SeekId, ServerMessage, TurnInfo};
 use crate::round::actor::Msg;
@@ -10,7 +10,6 @@ use crate::round::Rounds;
 use crate::store::{Doc, StoreError};
 use crate::user::session::Visitor;
 use crate::user::Users;
-use axum::http::StatusCode;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
@@ -27,10 +26,6 @@ pub struct Bots {
     users: Arc<Users>,
 }
 
-fn internal(e: impl std::fmt::Display) -> ApiError {
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
-}
-
 impl Bots {
     pub fn new(rounds: Arc<Rounds>, lobby: Arc<Lobby>, users: Arc<Users>) -> Self {
         Bots {
@@ -41,14 +36,12 @@ impl Bots {
     }
 
     /// Whether the identities `ids` have ever held a seat.
-    pub(crate) async fn has_games(&self, ids: &[String]) -> Result<bool, ApiError> {
+    pub(crate) async fn has_games(
+        &self,
+        ids: &[crate::common::PlayerId],
+    ) -> Result<bool, BotError> {
         for over in [false, true] {
-            let games = self
-                .rounds
-                .store
-                .player_games(ids, over, 1, 0)
-                .await
-                .map_err(ApiError::from)?;
+            let games = self.rounds.store.player_games(ids, over, 1, 0).await?;
             if !games.is_empty() {
                 return Ok(true);
             }
@@ -59,28 +52,21 @@ impl Bots {
     /// Decline seek `id` for the bot `visitor`: a challenge addressed to
     /// it is withdrawn (its creator sees it go from the lobby); an open
     /// seek is no longer offered to this bot.
-    pub async fn decline_seek(&self, visitor: &Visitor, id: &str) -> Result<(), ApiError> {
+    pub async fn decline_seek(&self, visitor: &Visitor, id: &str) -> Result<(), BotError> {
         let Some((key, _)) = &visitor.account else {
-            return Err(ApiError::unauthorized("not signed in"));
+            return Err(BotError::NotSignedIn);
         };
         let (doc, seek): (Doc, SeekDoc) = self.lobby.load_seek(id).await?;
         if seek.game.is_some() {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "this challenge has started",
-            ));
+            return Err(BotError::Started);
         }
         if seek.to.as_deref() == Some(key.as_str()) {
-            self.rounds
-                .store
-                .doc_delete("seek", id)
-                .await
-                .map_err(ApiError::from)?;
+            self.rounds.store.doc_delete("seek", id).await?;
             self.lobby.changed().await;
             return Ok(());
         }
         if seek.to.is_some() {
-            return Err(ApiError::forbidden("this challenge is for another player"));
+            return Err(BotError::NotForYou);
         }
         let mark = Doc {
             kind: DECLINED,
@@ -97,7 +83,7 @@ impl Bots {
         };
         match self.rounds.store.doc_insert(mark).await {
             Ok(()) | Err(StoreError::Conflict) => {}
-            Err(e) => return Err(internal(e)),
+            Err(e) => return Err(e.into()),
         }
         // Only this bot's stream cares: ring it like any lobby change.
         self.lobby.ring();

@@ -41,6 +41,10 @@ pub struct GuardConfig {
     pub expiry: Duration,
     /// How often to look for them.
     pub expiry_sweep: Duration,
+    /// Let `POST /api/test/clock` move the server's clock forward
+    /// (`--test-clock`): for tests that drive a real server through time
+    /// (an arena's end, a correspondence deadline); never in production.
+    pub test_clock: bool,
 }
 
 impl Default for GuardConfig {
@@ -56,6 +60,7 @@ impl Default for GuardConfig {
             hash_queue: HASH_QUEUE,
             expiry: EXPIRY,
             expiry_sweep: Duration::from_secs(3600),
+            test_clock: false,
         }
     }
 }

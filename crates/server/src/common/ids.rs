@@ -27,8 +27,12 @@ pub fn hash_token(token: &str) -> String {
 
 /// Who holds a seat, plays in a tournament or owns a seek: an account or a
 /// guest's browser. Stored and sent as text (`u:<account key>`,
-/// `g:<browser id>`), and this type is the only place that knows the text.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// `g:<browser id>`), and this type is the only place that knows the text:
+/// documents hold it typed, and a text that is neither refuses to load.
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(try_from = "String", into = "String")]
 pub enum PlayerId {
     /// An account, by its key (its name in lower case).
     Account(String),
@@ -65,6 +69,19 @@ impl PlayerId {
     }
 }
 
+impl TryFrom<String> for PlayerId {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, String> {
+        PlayerId::parse(&text).ok_or_else(|| format!("`{text}` is not a player's identity"))
+    }
+}
+
+impl From<PlayerId> for String {
+    fn from(id: PlayerId) -> String {
+        id.to_string()
+    }
+}
+
 impl std::fmt::Display for PlayerId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -87,6 +104,20 @@ mod tests {
         assert_eq!(PlayerId::account("Ana").account_key(), Some("ana"));
         for bad in ["", "u:", "ana", "x:ana", "g:"] {
             assert_eq!(PlayerId::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn documents_hold_an_identity_as_its_text_and_refuse_any_other() {
+        let id = PlayerId::account("Ana");
+        assert_eq!(
+            serde_json::to_string(&id).ok().as_deref(),
+            Some("\"u:ana\"")
+        );
+        let back: Result<PlayerId, _> = serde_json::from_str("\"g:k3v9\"");
+        assert_eq!(back.ok(), Some(PlayerId::Guest("k3v9".into())));
+        for bad in ["\"ana\"", "\"u:\"", "3"] {
+            assert!(serde_json::from_str::<PlayerId>(bad).is_err(), "{bad}");
         }
     }
 }

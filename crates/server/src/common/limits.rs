@@ -7,6 +7,19 @@ use governor::{DefaultKeyedRateLimiter, Quota};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+/// A request over a limit: what is limited and how long to wait.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("too many {what}: try again in {} s", wait_secs(*.wait))]
+pub struct Limited {
+    pub what: &'static str,
+    pub wait: Duration,
+}
+
+/// A wait in whole seconds, rounded up, at least one.
+pub fn wait_secs(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
 /// One limit: `burst` at once, then one more every `period`.
 pub struct Limit {
     what: &'static str,
@@ -30,6 +43,14 @@ impl Limit {
         self.limiter
             .check_key(&key.to_string())
             .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()))
+    }
+
+    /// Count one request of `key` against the limit.
+    pub fn count(&self, key: &str) -> Result<(), Limited> {
+        self.check(key).map_err(|wait| Limited {
+            what: self.what,
+            wait,
+        })
     }
 
     /// What it limits, for the 429 message.

@@ -5,37 +5,31 @@
 //! (`http::guard`). `docs/security.md` lists every limit and how to change
 //! it.
 
+pub mod error;
 pub mod quota;
 pub mod sockets;
 
+pub use error::GuardError;
 pub use quota::Creations;
 pub use sockets::{SocketCounts, SocketSlot};
 
-use crate::common::limits::{Limit, Limits};
-use crate::error::ApiError;
+use crate::common::limits::{Limited, Limits};
 use crate::round::{sender_key, Caller};
 
-/// Count one request against a limit keyed by `key`.
-pub(crate) fn count(limit: &Limit, key: &str) -> Result<(), ApiError> {
-    limit
-        .check(key)
-        .map_err(|wait| ApiError::too_many(limit.what(), wait))
-}
-
 /// Count a move of `caller` from `addr`.
-pub(crate) fn allow_move(limits: &Limits, addr: &str, caller: &Caller) -> Result<(), ApiError> {
-    count(&limits.moves_address, addr)?;
-    count(&limits.moves, &sender_key(caller))
+pub(crate) fn allow_move(limits: &Limits, addr: &str, caller: &Caller) -> Result<(), Limited> {
+    limits.moves_address.count(addr)?;
+    limits.moves.count(&sender_key(caller))
 }
 
 /// Count a chat line of `caller` from `addr`.
-pub(crate) fn allow_chat(limits: &Limits, addr: &str, caller: &Caller) -> Result<(), ApiError> {
-    count(&limits.chat_address, addr)?;
-    count(&limits.chat, &sender_key(caller))
+pub(crate) fn allow_chat(limits: &Limits, addr: &str, caller: &Caller) -> Result<(), Limited> {
+    limits.chat_address.count(addr)?;
+    limits.chat.count(&sender_key(caller))
 }
 
 /// Count a hint asked by `caller` from `addr`.
-pub(crate) fn allow_hint(limits: &Limits, addr: &str, caller: &Caller) -> Result<(), ApiError> {
-    count(&limits.hints_address, addr)?;
-    count(&limits.hints, &sender_key(caller))
+pub(crate) fn allow_hint(limits: &Limits, addr: &str, caller: &Caller) -> Result<(), Limited> {
+    limits.hints_address.count(addr)?;
+    limits.hints.count(&sender_key(caller))
 }

@@ -3,13 +3,12 @@
 //! without a human seat may stop it). Each creation is a document in
 //! `CREATED`, forgotten when its game ends or expires.
 
-use super::count;
+use super::GuardError;
 use crate::common::limits::Limits;
-use crate::error::ApiError;
+use crate::common::PlayerId;
 use crate::protocol::SeatRequest;
 use crate::round::{RoundError, Rounds, SeatKind};
 use crate::store::Doc;
-use axum::http::StatusCode;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -22,7 +21,7 @@ const CREATED: &str = "created";
 struct CreatorDoc {
     /// The creator's first identity, if they had a session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    by: Option<String>,
+    by: Option<PlayerId>,
     /// No seat is a person's.
     #[serde(default)]
     ai_only: bool,
@@ -58,19 +57,16 @@ impl Creations {
     pub async fn allow(
         &self,
         addr: &str,
-        ids: &[String],
+        ids: &[PlayerId],
         session: bool,
         seats: &[SeatRequest],
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GuardError> {
         if ai_only(seats) && !session {
-            return Err(ApiError::forbidden(
-                "a game without a human seat needs a session (POST /api/session): \
-                 its creator is the one who can stop it",
-            ));
+            return Err(GuardError::AiOnlyNeedsSession);
         }
-        count(&self.limits.create_address, addr)?;
+        self.limits.create_address.count(addr)?;
         if let Some(id) = ids.first() {
-            count(&self.limits.create, id)?;
+            self.limits.create.count(&id.to_string())?;
         }
         let cap = self.rounds.config.guard.games_in_progress;
         let store = &self.rounds.store;
@@ -83,13 +79,7 @@ impl Creations {
             store.player_games(ids, false, cap, 0).await?.len()
         };
         if held >= cap {
-            return Err(ApiError {
-                retry_after: Some(60),
-                ..ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!("too many games in progress ({cap}): finish or resign some first"),
-                )
-            });
+            return Err(GuardError::GamesInProgress(cap));
         }
         Ok(())
     }
@@ -100,9 +90,9 @@ impl Creations {
         &self,
         id: &str,
         addr: &str,
-        by: Option<String>,
+        by: Option<PlayerId>,
         seats: &[SeatRequest],
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GuardError> {
         let creator = CreatorDoc {
             by,
             ai_only: ai_only(seats),
@@ -123,7 +113,7 @@ impl Creations {
     /// End game `id` for someone with identities `ids`: only a game
     /// without a human seat, and only by its creator (a draw, reason
     /// `abandoned`).
-    pub async fn stop(&self, id: &str, ids: &[String]) -> Result<(), ApiError> {
+    pub async fn stop(&self, id: &str, ids: &[PlayerId]) -> Result<(), GuardError> {
         let doc = self.rounds.store.doc_get(CREATED, id).await?;
         let creator = doc.and_then(|d| serde_json::from_str::<CreatorDoc>(&d.body).ok());
         let Some(creator) = creator.filter(|c| c.ai_only) else {
@@ -138,12 +128,10 @@ impl Creations {
             {
                 return Err(RoundError::Over.into());
             }
-            return Err(ApiError::forbidden(
-                "only a game without a human seat is stopped this way (players resign or leave)",
-            ));
+            return Err(GuardError::NotAiOnly);
         };
         if !creator.by.is_some_and(|by| ids.contains(&by)) {
-            return Err(ApiError::forbidden("only the game's creator may stop it"));
+            return Err(GuardError::NotCreator);
         }
         Ok(self.rounds.stop(id).await?)
     }

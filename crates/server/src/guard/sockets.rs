@@ -1,8 +1,7 @@
 //! Live channels (game and lobby WebSockets) open per client address: a
 //! stranger cannot hold thousands of idle sockets.
 
-use crate::error::ApiError;
-use axum::http::StatusCode;
+use super::GuardError;
 use std::sync::Arc;
 
 /// The live channels open per client address.
@@ -17,19 +16,11 @@ pub struct SocketSlot {
 
 impl SocketCounts {
     /// Count one more channel of `addr`, unless it holds `max` already.
-    pub fn open(self: &Arc<Self>, addr: &str, max: usize) -> Result<SocketSlot, ApiError> {
+    pub fn open(self: &Arc<Self>, addr: &str, max: usize) -> Result<SocketSlot, GuardError> {
         let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let n = counts.entry(addr.to_string()).or_default();
         if *n >= max {
-            return Err(ApiError {
-                retry_after: Some(10),
-                ..ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!(
-                        "too many live channels from your address (at most {max}): close a page"
-                    ),
-                )
-            });
+            return Err(GuardError::Channels(max));
         }
         *n += 1;
         Ok(SocketSlot {

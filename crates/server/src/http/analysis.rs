@@ -27,9 +27,8 @@ async fn request(
     // Counted by person: their identity, else (no session) their address.
     let requester = visitor
         .ids()
-        .into_iter()
-        .next()
-        .unwrap_or_else(|| format!("a:{addr}"));
+        .first()
+        .map_or_else(|| format!("a:{addr}"), ToString::to_string);
     let state = app.analyses.request(&id, &requester).await?;
     answer(state)
 }

@@ -78,7 +78,7 @@ async fn blocking<T: Send + 'static>(
     addr: &str,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    crate::guard::count(&app.limits.engine_address, addr)?;
+    app.limits.engine_address.count(addr)?;
     let (_, answer) = app
         .rounds
         .ai

@@ -11,6 +11,7 @@ pub mod games;
 pub mod guard;
 pub mod learn;
 pub mod lobby;
+pub mod test_clock;
 pub mod tournament;
 pub mod user;
 pub mod ws;
@@ -57,6 +58,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(tournament::routes())
         .merge(learn::routes())
         .merge(analysis::routes())
+        .merge(test_clock::routes(app.config.guard.test_clock))
         .fallback(assets::web)
         .with_state(Arc::clone(&app));
     guard::protect(router, app)
@@ -79,13 +81,13 @@ pub(crate) async fn visitor_for_change(
     headers: &HeaderMap,
 ) -> Result<Visitor, ApiError> {
     if session::bearer(headers).is_some() {
-        return app.users.visitor(headers).await;
+        return Ok(app.users.visitor(headers).await?);
     }
     if session::cookie(headers).is_none() {
         return Ok(Visitor::default());
     }
     session::check_origin(headers, &app.config.guard.allowed_origins)?;
-    app.users.visitor(headers).await
+    Ok(app.users.visitor(headers).await?)
 }
 
 /// Who sends a game command: the seat token of the body, and the session's
@@ -104,7 +106,7 @@ pub(crate) async fn caller(
     }
     match session::check_origin(headers, &app.config.guard.allowed_origins) {
         Ok(()) => Ok(app.users.visitor(headers).await?.caller(token)),
-        Err(e) if token.is_empty() => Err(e),
+        Err(e) if token.is_empty() => Err(e.into()),
         Err(_) => Ok(Caller::token(token)),
     }
 }

@@ -4,6 +4,7 @@
 use super::session::{self, Visitor};
 use super::{body, client_address, visitor_for_change, Answer};
 use crate::app::App;
+use crate::common::PlayerId;
 use crate::error::ApiError;
 use crate::protocol::{
     AccountDeletion, Credentials, Done, GamePage, Me, MyGames, PasswordChange, Profile,
@@ -143,7 +144,7 @@ async fn restart_session(
     if let Some(id) = &visitor.session {
         app.users.end_session(id).await?;
     }
-    session::start(&app.store, app.now(), visitor.guest.clone(), user).await
+    Ok(session::start(&app.store, app.now(), visitor.guest.clone(), user).await?)
 }
 
 async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, ApiError> {
@@ -198,7 +199,7 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
         // The guest's games follow the account: show its name on them.
         let app = Arc::clone(&app);
         let name = account.name.clone();
-        let rebind = Rebind::To(format!("u:{key}"));
+        let rebind = Rebind::To(PlayerId::account(&key));
         tokio::spawn(async move { rename_everywhere(&app, &[guest], &name, &rebind).await });
     }
     let res = with_cookie(StatusCode::CREATED, &cookie, &headers, me_of(&account));
@@ -206,7 +207,7 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
 }
 
 /// Show `name` on every seat of `owners` in every game, and rebind them.
-async fn rename_everywhere(app: &Arc<App>, owners: &[String], name: &str, rebind: &Rebind) {
+async fn rename_everywhere(app: &Arc<App>, owners: &[PlayerId], name: &str, rebind: &Rebind) {
     for over in [false, true] {
         let games = match app.store.player_games(owners, over, 10_000, 0).await {
             Ok(g) => g,

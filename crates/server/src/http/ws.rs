@@ -105,7 +105,7 @@ pub(crate) async fn socket_visitor(app: &App, headers: &HeaderMap) -> Result<Vis
     if session::check_origin(headers, &app.config.guard.allowed_origins).is_err() {
         return Ok(Visitor::default());
     }
-    app.users.visitor(headers).await
+    Ok(app.users.visitor(headers).await?)
 }
 
 async fn run(app: Arc<App>, id: String, visitor: Visitor, addr: String, socket: WebSocket) {
@@ -233,7 +233,7 @@ async fn answer(
                     .chat(id, &caller, room, &text)
                     .await
                     .map_err(ApiError::from),
-                Err(e) => Err(e),
+                Err(e) => Err(e.into()),
             };
             match posted {
                 Ok(()) => ServerMessage::Posted { rid },

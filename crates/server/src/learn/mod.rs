@@ -3,6 +3,7 @@
 //! A guest's progress and puzzle rating live in the browser; an account's
 //! in one document of the store (`progress`).
 
+pub mod error;
 pub mod progress;
 
 use serde::{Deserialize, Serialize};

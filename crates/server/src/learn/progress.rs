@@ -5,7 +5,7 @@
 //! a browser sends counts for guests only. Guests keep theirs in the
 //! browser.
 
-use crate::error::ApiError;
+use super::error::LearnError;
 use crate::store::typed::{update_json, ChangeError};
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -41,7 +41,7 @@ pub struct Progress {
 }
 
 /// The stored progress of `key` (empty if none yet).
-pub async fn load(store: &Store, key: &str) -> Result<Progress, ApiError> {
+pub async fn load(store: &Store, key: &str) -> Result<Progress, LearnError> {
     Ok(store
         .read_json::<Progress>(KIND, key)
         .await?
@@ -57,7 +57,7 @@ pub async fn change<T>(
     now: i64,
     key: &str,
     edit: impl Fn(&mut Progress) -> T,
-) -> Result<T, ApiError> {
+) -> Result<T, LearnError> {
     let fresh = || (None, Progress::default());
     let changed = update_json(
         store,
@@ -67,16 +67,13 @@ pub async fn change<T>(
         Some(&fresh),
         |p: &mut Progress| {
             p.signed_in = true;
-            Ok::<_, ApiError>(Some(edit(p)))
+            Ok::<_, LearnError>(Some(edit(p)))
         },
     )
     .await;
     match changed {
         Ok(Some((out, _))) => Ok(out),
-        Ok(None) => Err(ApiError::unavailable(
-            "the progress was not written: try again",
-            1,
-        )),
+        Ok(None) => Err(LearnError::NotWritten),
         Err(ChangeError::Refused(e)) => Err(e),
         Err(ChangeError::Store(e)) => Err(e.into()),
     }

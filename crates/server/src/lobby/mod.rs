@@ -7,8 +7,10 @@
 //! challenge names the one user who may accept, an unlisted one is shared
 //! by link. It lives while its creator keeps a lobby page open.
 
+pub mod error;
 pub mod service;
 
+pub use error::LobbyError;
 pub use service::Lobby;
 
 use crate::common::PlayerId;
@@ -24,7 +26,7 @@ use tabula_ai::AiLevel;
 pub enum Slot {
     /// Taken by a player (the creator, or who accepted).
     Player {
-        id: String,
+        id: PlayerId,
         name: String,
         /// A bot account.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -42,7 +44,7 @@ pub struct SeekDoc {
     pub spec: String,
     pub title: String,
     /// The creator's identity and name.
-    pub creator: String,
+    pub creator: PlayerId,
     pub creator_name: String,
     pub seats: Vec<Slot>,
     #[serde(default)]
@@ -74,6 +76,8 @@ pub enum SeekError {
     BotRated,
 }
 
+impl std::error::Error for SeekError {}
+
 impl std::fmt::Display for SeekError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -92,7 +96,7 @@ impl SeekDoc {
     /// named `title`; why not, if the request cannot be one.
     pub fn new(
         req: &NewSeek,
-        creator: (&str, &str),
+        creator: (&PlayerId, &str),
         players: usize,
         title: &str,
     ) -> Result<SeekDoc, String> {
@@ -117,7 +121,7 @@ impl SeekDoc {
             return Err("a challenge needs at least one open seat".into());
         }
         if req.rated {
-            if PlayerId::parse(creator.0).is_none_or(|p| p.account_key().is_none()) {
+            if creator.0.account_key().is_none() {
                 return Err("sign in to play rated games".into());
             }
             if req.hints
@@ -132,7 +136,7 @@ impl SeekDoc {
             .iter()
             .map(|s| match s {
                 SeekSeatRequest::Me => Slot::Player {
-                    id: creator.0.to_string(),
+                    id: creator.0.clone(),
                     name: creator.1.to_string(),
                     bot: false,
                 },
@@ -145,7 +149,7 @@ impl SeekDoc {
         Ok(SeekDoc {
             spec: req.spec.clone(),
             title: title.to_string(),
-            creator: creator.0.to_string(),
+            creator: creator.0.clone(),
             creator_name: creator.1.to_string(),
             seats,
             hints: req.hints,
@@ -158,7 +162,7 @@ impl SeekDoc {
     }
 
     /// Whether `ids` (one visitor's identities) hold a seat.
-    pub fn holds(&self, ids: &[String]) -> bool {
+    pub fn holds(&self, ids: &[PlayerId]) -> bool {
         self.seats
             .iter()
             .any(|s| matches!(s, Slot::Player { id, .. } if ids.contains(id)))
@@ -174,7 +178,7 @@ impl SeekDoc {
     /// whether it is a bot's.
     pub fn accept(
         &mut self,
-        ids: &[String],
+        ids: &[PlayerId],
         account: Option<&str>,
         name: &str,
         bot: bool,
@@ -191,7 +195,7 @@ impl SeekDoc {
         // A direct challenge: its addressee first; then (a game of three)
         // anyone with the link.
         if let Some(to) = &self.to {
-            let addressee_in = self.holds(&[PlayerId::account(to).to_string()]);
+            let addressee_in = self.holds(&[PlayerId::account(to)]);
             if !addressee_in && Some(to.as_str()) != account {
                 return Err(SeekError::NotForYou);
             }
@@ -249,7 +253,7 @@ impl SeekDoc {
     }
 
     /// Whether the visitor with `ids` (and account key `account`) sees it.
-    pub fn visible_to(&self, ids: &[String], account: Option<&str>) -> bool {
+    pub fn visible_to(&self, ids: &[PlayerId], account: Option<&str>) -> bool {
         let mine = self.holds(ids);
         let for_me = self.to.is_some() && self.to.as_deref() == account;
         let open = self.game.is_none() && !self.unlisted && self.to.is_none();
@@ -257,7 +261,7 @@ impl SeekDoc {
     }
 
     /// The seek as the visitor with `ids` sees it.
-    pub fn view(&self, id: &str, created: i64, ids: &[String]) -> Seek {
+    pub fn view(&self, id: &str, created: i64, ids: &[PlayerId]) -> Seek {
         Seek {
             id: id.to_string(),
             spec: self.spec.clone(),
@@ -315,35 +319,40 @@ mod tests {
         }
     }
 
-    fn ids(id: &str) -> Vec<String> {
-        vec![id.to_string()]
+    fn u(name: &str) -> PlayerId {
+        PlayerId::account(name)
+    }
+
+    fn g(id: &str) -> PlayerId {
+        PlayerId::Guest(id.into())
+    }
+
+    fn ids(id: PlayerId) -> Vec<PlayerId> {
+        vec![id]
     }
 
     #[test]
     fn seats_fill_in_order_of_acceptance() {
-        let mut s = SeekDoc::new(&req(vec![]), ("u:ann", "Ann"), 3, "Gildervaik").expect("seek");
+        let mut s = SeekDoc::new(&req(vec![]), (&u("ann"), "Ann"), 3, "Gildervaik").expect("seek");
         assert_eq!(
-            s.accept(&ids("u:ann"), Some("ann"), "Ann", false),
+            s.accept(&ids(u("ann")), Some("ann"), "Ann", false),
             Err(SeekError::Own)
         );
-        assert_eq!(s.accept(&ids("g:bob"), None, "Bob", false), Ok(()));
+        assert_eq!(s.accept(&ids(g("bob")), None, "Bob", false), Ok(()));
         assert!(!s.full());
         assert_eq!(
-            s.accept(&ids("g:bob"), None, "Bob", false),
+            s.accept(&ids(g("bob")), None, "Bob", false),
             Err(SeekError::Already)
         );
-        assert_eq!(s.accept(&ids("u:cy"), Some("cy"), "Cy", false), Ok(()));
+        assert_eq!(s.accept(&ids(u("cy")), Some("cy"), "Cy", false), Ok(()));
         assert!(s.full());
         assert_eq!(
-            s.accept(&ids("u:dee"), Some("dee"), "Dee", false),
+            s.accept(&ids(u("dee")), Some("dee"), "Dee", false),
             Err(SeekError::Started)
         );
         let seats = s.game_seats();
-        let owners: Vec<_> = seats
-            .iter()
-            .map(|x| x.owner.clone().unwrap_or_default())
-            .collect();
-        assert_eq!(owners, ["u:ann", "g:bob", "u:cy"]);
+        let owners: Vec<_> = seats.iter().map(|x| x.owner.clone()).collect();
+        assert_eq!(owners, [Some(u("ann")), Some(g("bob")), Some(u("cy"))]);
     }
 
     #[test]
@@ -353,29 +362,29 @@ mod tests {
             SeekSeatRequest::Me,
             SeekSeatRequest::Open,
         ]);
-        assert!(SeekDoc::new(&two_me, ("u:a", "A"), 3, "G").is_err());
+        assert!(SeekDoc::new(&two_me, (&u("a"), "A"), 3, "G").is_err());
         let no_open = req(vec![
             SeekSeatRequest::Me,
             SeekSeatRequest::Ai { level: None },
             SeekSeatRequest::Ai { level: None },
         ]);
-        assert!(SeekDoc::new(&no_open, ("u:a", "A"), 3, "G").is_err());
-        assert!(SeekDoc::new(&req(vec![]), ("u:a", "A"), 3, "G").is_ok());
+        assert!(SeekDoc::new(&no_open, (&u("a"), "A"), 3, "G").is_err());
+        assert!(SeekDoc::new(&req(vec![]), (&u("a"), "A"), 3, "G").is_ok());
         let wrong = req(vec![SeekSeatRequest::Me, SeekSeatRequest::Open]);
-        assert!(SeekDoc::new(&wrong, ("u:a", "A"), 3, "G").is_err());
+        assert!(SeekDoc::new(&wrong, (&u("a"), "A"), 3, "G").is_err());
     }
 
     #[test]
     fn a_direct_challenge_is_for_its_addressee_only() {
         let mut r = req(vec![]);
         r.to = Some("Bob".into());
-        let mut s = SeekDoc::new(&r, ("u:ann", "Ann"), 3, "G").expect("seek");
-        assert!(!s.visible_to(&ids("u:cy"), Some("cy")));
-        assert!(s.visible_to(&ids("u:bob"), Some("bob")));
+        let mut s = SeekDoc::new(&r, (&u("ann"), "Ann"), 3, "G").expect("seek");
+        assert!(!s.visible_to(&ids(u("cy")), Some("cy")));
+        assert!(s.visible_to(&ids(u("bob")), Some("bob")));
         assert_eq!(
-            s.accept(&ids("u:cy"), Some("cy"), "Cy", false),
+            s.accept(&ids(u("cy")), Some("cy"), "Cy", false),
             Err(SeekError::NotForYou)
         );
-        assert_eq!(s.accept(&ids("u:bob"), Some("bob"), "Bob", false), Ok(()));
+        assert_eq!(s.accept(&ids(u("bob")), Some("bob"), "Bob", false), Ok(()));
     }
 }

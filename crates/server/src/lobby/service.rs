@@ -4,16 +4,13 @@
 //! people accepting the last seat at once (on two instances) cannot both
 //! get it.
 
-use super::{SeekDoc, SeekError};
+use super::{LobbyError, SeekDoc};
 use crate::common::limits::Limits;
-use crate::common::random_id;
-use crate::error::ApiError;
+use crate::common::{random_id, PlayerId};
 use crate::protocol::{Accepted, NewSeek, Seek, SeekId};
-use crate::round::service::store_error;
 use crate::round::{Round, RoundError, Rounds};
 use crate::store::{retry_on_conflict, Doc, Note, StoreError};
 use crate::user::session::Visitor;
-use axum::http::StatusCode;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -27,29 +24,18 @@ pub const STARTED_KEPT_MS: i64 = 600_000;
 /// The most seeks listed.
 pub const LIST_LIMIT: usize = 200;
 
-fn conflict(e: SeekError) -> ApiError {
-    let status = match e {
-        SeekError::NotForYou | SeekError::BotRated => StatusCode::FORBIDDEN,
-        SeekError::SignIn => StatusCode::UNAUTHORIZED,
-        _ => StatusCode::CONFLICT,
-    };
-    ApiError::new(status, e.to_string())
-}
-
-fn internal(e: StoreError) -> ApiError {
-    store_error(e).into()
-}
-
 /// The name a visitor shows: their account's, else "Guest".
 fn shown_name(visitor: &Visitor) -> String {
     visitor.name().unwrap_or_else(|| "Guest".into())
 }
 
 /// A visitor who can hold seats: signed in, or a guest with a session.
-fn identity(visitor: &Visitor) -> Result<String, ApiError> {
-    visitor.ids().into_iter().next().ok_or_else(|| {
-        ApiError::unauthorized("open a session first (POST /api/session) or sign in")
-    })
+fn identity(visitor: &Visitor) -> Result<PlayerId, LobbyError> {
+    visitor
+        .ids()
+        .into_iter()
+        .next()
+        .ok_or(LobbyError::NoSession)
 }
 
 /// The open seeks, and a bell that rings when they may have changed.
@@ -93,52 +79,48 @@ impl Lobby {
         let _ = self.rounds.store.notify(&Note::Lobby).await;
     }
 
-    pub async fn post_seek(&self, visitor: &Visitor, req: NewSeek) -> Result<SeekId, ApiError> {
+    pub async fn post_seek(&self, visitor: &Visitor, req: NewSeek) -> Result<SeekId, LobbyError> {
         let me = identity(visitor)?;
-        self.limits
-            .seeks
-            .check(&me)
-            .map_err(|wait| ApiError::too_many(self.limits.seeks.what(), wait))?;
+        self.limits.seeks.count(&me.to_string())?;
         let game = self.rounds.registry.create(&req.spec, None)?;
         let title = self.rounds.registry.entry(game.name())?.title;
         if let Some(to) = &req.to {
             let key = to.to_ascii_lowercase();
             if visitor.account.as_ref().is_some_and(|(k, _)| *k == key) {
-                return Err(ApiError::bad_request("you cannot challenge yourself"));
+                return Err(LobbyError::SelfChallenge);
             }
             match crate::user::session::load_account(&self.rounds.store, &key).await? {
                 Some((_, a)) if !a.deleted => {}
-                _ => return Err(ApiError::not_found(format!("no player `{to}`"))),
+                _ => return Err(LobbyError::NoPlayer(to.clone())),
             }
         }
         let seek = SeekDoc::new(&req, (&me, &shown_name(visitor)), game.num_players(), title)
-            .map_err(ApiError::bad_request)?;
+            .map_err(LobbyError::BadSeek)?;
         let now = self.rounds.now();
         let id = random_id();
         let doc = Doc {
             kind: "seek",
             id: id.clone(),
-            owner: Some(me),
+            owner: Some(me.to_string()),
             body: serde_json::to_string(&seek).unwrap_or_default(),
             version: 0,
             created: now,
             expires: Some(now + SEEK_ALIVE_MS),
         };
-        self.rounds.store.doc_insert(doc).await.map_err(internal)?;
+        self.rounds.store.doc_insert(doc).await?;
         self.changed().await;
         Ok(SeekId { id })
     }
 
     /// The seeks `visitor` may see: open ones, their own, those for them.
-    pub async fn seeks_for(&self, visitor: &Visitor) -> Result<Vec<Seek>, ApiError> {
+    pub async fn seeks_for(&self, visitor: &Visitor) -> Result<Vec<Seek>, LobbyError> {
         let ids = visitor.ids();
         let account = visitor.account.as_ref().map(|(k, _)| k.as_str());
         let docs = self
             .rounds
             .store
             .doc_list("seek", None, self.rounds.now(), LIST_LIMIT)
-            .await
-            .map_err(internal)?;
+            .await?;
         Ok(docs
             .iter()
             .filter_map(|d| Some((d, serde_json::from_str::<SeekDoc>(&d.body).ok()?)))
@@ -148,27 +130,25 @@ impl Lobby {
     }
 
     /// One seek, for whoever has its link.
-    pub async fn seek(&self, visitor: &Visitor, id: &str) -> Result<Seek, ApiError> {
+    pub async fn seek(&self, visitor: &Visitor, id: &str) -> Result<Seek, LobbyError> {
         let (doc, seek) = self.load_seek(id).await?;
         Ok(seek.view(&doc.id, doc.created, &visitor.ids()))
     }
 
-    pub(crate) async fn load_seek(&self, id: &str) -> Result<(Doc, SeekDoc), ApiError> {
-        let gone = || ApiError::not_found("this challenge is gone (cancelled, expired or taken)");
+    pub(crate) async fn load_seek(&self, id: &str) -> Result<(Doc, SeekDoc), LobbyError> {
         let doc = self
             .rounds
             .store
             .doc_get("seek", id)
-            .await
-            .map_err(internal)?
+            .await?
             .filter(|d| d.expires.is_none_or(|e| e >= self.rounds.now()))
-            .ok_or_else(gone)?;
-        let seek = serde_json::from_str(&doc.body).map_err(|_| gone())?;
+            .ok_or(LobbyError::Gone)?;
+        let seek = serde_json::from_str(&doc.body).map_err(|_| LobbyError::Gone)?;
         Ok((doc, seek))
     }
 
     /// Take a seat of seek `id`; the game once every seat is filled.
-    pub async fn accept_seek(&self, visitor: &Visitor, id: &str) -> Result<Accepted, ApiError> {
+    pub async fn accept_seek(&self, visitor: &Visitor, id: &str) -> Result<Accepted, LobbyError> {
         identity(visitor)?;
         let ids = visitor.ids();
         let account = visitor.account.as_ref().map(|(k, _)| k.clone());
@@ -179,8 +159,7 @@ impl Lobby {
             || async move {
                 let (mut doc, mut seek) = self.load_seek(id).await?;
                 let bot = visitor.is_bot();
-                seek.accept(ids, account.as_deref(), &shown_name(visitor), bot)
-                    .map_err(conflict)?;
+                seek.accept(ids, account.as_deref(), &shown_name(visitor), bot)?;
                 let game_id = seek.full().then(random_id);
                 seek.game = game_id.clone();
                 // The game first, then the seek marked started (as lila
@@ -204,10 +183,8 @@ impl Lobby {
                     Ok(_) => {}
                     // Someone else accepted at the same moment: look again.
                     Err(StoreError::Conflict) => return Ok(None),
-                    Err(StoreError::Missing) => {
-                        return Err(ApiError::not_found("this challenge is gone"))
-                    }
-                    Err(e) => return Err(internal(e)),
+                    Err(StoreError::Missing) => return Err(LobbyError::Gone),
+                    Err(e) => return Err(e.into()),
                 }
                 if let Some(round) = round {
                     self.rounds.open_round(round);
@@ -221,7 +198,7 @@ impl Lobby {
 
     /// Store the game of a full seek, under the id the seek names; the
     /// round, to open once the seek is marked started.
-    async fn store_seek_game(&self, id: &str, seek: &SeekDoc) -> Result<Round, ApiError> {
+    async fn store_seek_game(&self, id: &str, seek: &SeekDoc) -> Result<Round, LobbyError> {
         let game = self.rounds.registry.create(&seek.spec, None)?;
         let seed = rand::random();
         let mut round = self.rounds.new_round(game, None, seed, seek.game_seats())?;
@@ -238,22 +215,15 @@ impl Lobby {
     }
 
     /// Cancel seek `id` (its creator only, before it starts).
-    pub async fn cancel_seek(&self, visitor: &Visitor, id: &str) -> Result<(), ApiError> {
+    pub async fn cancel_seek(&self, visitor: &Visitor, id: &str) -> Result<(), LobbyError> {
         let (_, seek) = self.load_seek(id).await?;
         if !visitor.ids().contains(&seek.creator) {
-            return Err(ApiError::forbidden("only its creator cancels a challenge"));
+            return Err(LobbyError::NotCreator);
         }
         if seek.game.is_some() {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "this challenge has started",
-            ));
+            return Err(LobbyError::Started);
         }
-        self.rounds
-            .store
-            .doc_delete("seek", id)
-            .await
-            .map_err(internal)?;
+        self.rounds.store.doc_delete("seek", id).await?;
         self.changed().await;
         Ok(())
     }
@@ -267,7 +237,7 @@ impl Lobby {
         match self
             .rounds
             .store
-            .doc_touch("seek", &me, self.rounds.now() + ms)
+            .doc_touch("seek", &me.to_string(), self.rounds.now() + ms)
             .await
         {
             Ok(n) if n > 0 && ms < SEEK_ALIVE_MS => self.changed().await,

@@ -50,7 +50,7 @@ pub(crate) enum Msg {
     },
     /// Show `name` on the seats of `owners` and rebind them.
     Rename {
-        owners: Vec<String>,
+        owners: Vec<crate::common::PlayerId>,
         name: String,
         rebind: Rebind,
         reply: oneshot::Sender<Result<(), RoundError>>,

@@ -40,6 +40,6 @@ pub fn sender_key(caller: &Caller) -> String {
     caller
         .ids
         .first()
-        .cloned()
+        .map(|id| id.to_string())
         .unwrap_or_else(|| crate::common::hash_token(&caller.token))
 }

@@ -5,7 +5,9 @@
 use super::service::store_error;
 use super::state::{ai_to_move, ending_of, to_move, Change, Entry, Meta, CHAT_KEPT};
 use super::{ChatLine, Round, RoundError, Rounds, SeatKind};
-use crate::store::{Doc, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write};
+use crate::store::{
+    Doc, Note, SeatResult, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write,
+};
 use tabula_core::{AnyGame, EndReason, Player};
 
 impl Rounds {
@@ -193,10 +195,10 @@ fn status_of(game: &dyn AnyGame, meta: &Meta) -> Status {
             // Anyone can write a record: an import proves nothing of anyone.
             _ if e.reason == EndReason::Aborted || meta.imported => return None,
             // A leaver ranks last, whatever their AI stand-in achieved.
-            _ if meta.left.contains(&seat) => "loss",
-            tabula_core::Outcome::Win(p) if p.0 == seat => "win",
-            tabula_core::Outcome::Draw(set) if set.contains(Player(seat)) => "draw",
-            _ => "loss",
+            _ if meta.left.contains(&seat) => SeatResult::Loss,
+            tabula_core::Outcome::Win(p) if p.0 == seat => SeatResult::Win,
+            tabula_core::Outcome::Draw(set) if set.contains(Player(seat)) => SeatResult::Draw,
+            _ => SeatResult::Loss,
         })
     };
     let players = meta

@@ -30,9 +30,9 @@ pub struct Seat {
     /// Someone opened the seat's link (or created the game holding it).
     #[serde(default)]
     pub joined: bool,
-    /// Who plays it: `u:<account>` or `g:<browser>`.
+    /// Who plays it: an account or a guest's browser.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<String>,
+    pub owner: Option<PlayerId>,
     /// The hash of the seat's invite token once claimed, to tell whoever
     /// holds it still that the link is spent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,17 +42,40 @@ pub struct Seat {
     pub bot: bool,
 }
 
+/// Who plays a seat now, from its kind, level and owner read together.
+/// A seat whose player left keeps its owner (the game stays theirs, ranked
+/// last) while an AI plays it: its holder is the AI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatHolder<'a> {
+    /// The AI, at its level.
+    Ai(AiLevel),
+    /// A person bound to an identity: an account or a guest's browser.
+    Player(&'a PlayerId),
+    /// A person known only by the seat's token (an invite link nobody
+    /// opened from a session yet, a script).
+    Token,
+}
+
 /// What becomes of the seats [`Round::rename`] renames.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rebind {
     /// A guest made an account: its seats are the account's (`u:<name>`),
     /// so they link to its profile and follow it to other browsers.
-    To(String),
+    To(PlayerId),
     /// The account was deleted: nobody owns its seats any more.
     Release,
 }
 
 impl Seat {
+    /// Who plays the seat now.
+    pub fn holder(&self) -> SeatHolder<'_> {
+        match (self.kind, &self.owner) {
+            (SeatKind::Ai, _) => SeatHolder::Ai(self.level.unwrap_or(STAND_IN_LEVEL)),
+            (SeatKind::Human, Some(id)) => SeatHolder::Player(id),
+            (SeatKind::Human, None) => SeatHolder::Token,
+        }
+    }
+
     /// A human seat played with `token`.
     pub fn human(token: &str) -> Seat {
         Seat {
@@ -71,11 +94,11 @@ impl Seat {
 }
 
 /// Who sends a command: the seat token in the request, if any, and the
-/// identities of their session (`u:<account>`, `g:<browser>`).
+/// identities of their session (an account, a guest's browser).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Caller {
     pub token: String,
-    pub ids: Vec<String>,
+    pub ids: Vec<PlayerId>,
     /// The account's name, for seats they claim.
     pub name: Option<String>,
 }
@@ -103,11 +126,10 @@ pub fn players(seats: &[Seat], side: impl Fn(u8) -> &'static str) -> Vec<PlayerI
             level: s.level,
             name: seat_label(s, side(i as u8)),
             joined: s.joined || s.kind == SeatKind::Ai,
-            user: s
-                .owner
-                .as_deref()
-                .and_then(account_of)
-                .filter(|_| s.kind == SeatKind::Human),
+            user: match s.holder() {
+                SeatHolder::Player(id) => account_of(id),
+                SeatHolder::Ai(_) | SeatHolder::Token => None,
+            },
             bot: s.bot && s.kind == SeatKind::Human,
         })
         .collect()
@@ -123,7 +145,7 @@ pub fn players_and_leavers(meta: &Meta, side: impl Fn(u8) -> &'static str) -> Ve
         let owner = meta
             .seats
             .get(usize::from(s))
-            .and_then(|x| x.owner.as_deref());
+            .and_then(|x| x.owner.as_ref());
         if let (Some(info), Some(owner)) = (infos.get_mut(usize::from(s)), owner) {
             info.user = account_of(owner);
         }
@@ -133,10 +155,10 @@ pub fn players_and_leavers(meta: &Meta, side: impl Fn(u8) -> &'static str) -> Ve
 
 /// Who plays a seat, as shown: the player's name, the side, or the AI.
 pub(crate) fn seat_label(seat: &Seat, side: &str) -> String {
-    match seat.kind {
-        SeatKind::Ai => format!("AI {}", seat.level.unwrap_or(STAND_IN_LEVEL)),
-        SeatKind::Human if seat.name.is_empty() => side.to_string(),
-        SeatKind::Human => seat.name.clone(),
+    match seat.holder() {
+        SeatHolder::Ai(level) => format!("AI {level}"),
+        _ if seat.name.is_empty() => side.to_string(),
+        _ => seat.name.clone(),
     }
 }
 
@@ -151,6 +173,6 @@ pub fn clean_name(name: &str) -> String {
 }
 
 /// The account key of an owner identity (`None`: a guest).
-fn account_of(owner: &str) -> Option<String> {
-    PlayerId::parse(owner)?.account_key().map(str::to_string)
+fn account_of(owner: &PlayerId) -> Option<String> {
+    owner.account_key().map(str::to_string)
 }

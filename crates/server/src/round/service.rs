@@ -11,7 +11,7 @@ use super::{
     RoundHandle, Seat, SeatKind,
 };
 use crate::ai::AiPool;
-use crate::common::{random_id, random_token, Clock, RoundConfig};
+use crate::common::{random_id, random_token, Clock, PlayerId, RoundConfig};
 use crate::protocol::{
     Catalog, CatalogGame, CatalogOption, Created, GameView, ImportGame, NewGame, SeatRequest,
     SeatToken, Summary,
@@ -31,8 +31,8 @@ pub const LIST_LIMIT: usize = 100;
 /// Who creates a game: the seats they ask for are theirs, unless invites.
 #[derive(Clone, Debug, Default)]
 pub struct Creator {
-    /// Their first identity (`u:<account>` or `g:<browser>`), if any.
-    pub id: Option<String>,
+    /// Their first identity, if any.
+    pub id: Option<crate::common::PlayerId>,
     /// Their account's name, if signed in.
     pub name: Option<String>,
     /// A bot account (bots are rated among bots).
@@ -505,7 +505,7 @@ impl Rounds {
     pub async fn rename(
         self: &Arc<Self>,
         id: &str,
-        owners: &[String],
+        owners: &[PlayerId],
         name: &str,
         rebind: &Rebind,
     ) -> Result<(), RoundError> {

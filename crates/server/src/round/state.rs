@@ -5,11 +5,12 @@
 
 use super::error::RoundError;
 use super::finish::{EndReason, Ending, GameEnded};
-use super::seat::seat_label;
 pub use super::seat::{
     clean_name, players, players_and_leavers, Caller, Rebind, Seat, STAND_IN_LEVEL,
 };
+use super::seat::{seat_label, SeatHolder};
 pub use crate::common::hash_token;
+use crate::common::PlayerId;
 pub use crate::protocol::{ChatLine, Room, SeatKind};
 use serde::{Deserialize, Serialize};
 use tabula_ai::AiLevel;
@@ -348,8 +349,9 @@ impl Round {
             .seats
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.kind == SeatKind::Human)
-            .filter(|(_, s)| s.owner.as_ref().is_some_and(|o| caller.ids.contains(o)))
+            .filter(
+                |(_, s)| matches!(s.holder(), SeatHolder::Player(id) if caller.ids.contains(id)),
+            )
             .map(|(i, _)| i as u8)
             .collect()
     }
@@ -544,7 +546,7 @@ impl Round {
 
     /// Show `name` on the seats of `owners` and rebind them (an account was
     /// made from a guest, or deleted). `None`: nothing to do.
-    pub fn rename(&self, owners: &[String], name: &str, rebind: &Rebind) -> Option<Change> {
+    pub fn rename(&self, owners: &[PlayerId], name: &str, rebind: &Rebind) -> Option<Change> {
         let mut meta = self.meta.clone();
         let mut changed = false;
         for seat in &mut meta.seats {

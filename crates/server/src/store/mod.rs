@@ -23,6 +23,7 @@ pub use typed::{retry_on_conflict, update_json, ChangeError};
 const HEAD_COLUMNS: &str =
     "g.id, g.created, g.spec, g.meta, g.result, (SELECT COUNT(*) FROM actions a WHERE a.game = g.id)";
 
+use crate::common::PlayerId;
 use std::fmt;
 
 /// A stored action: seat (`None` = chance) and its text.
@@ -55,10 +56,41 @@ pub struct Status {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatRow {
     pub seat: u8,
-    /// `u:<account>` or `g:<browser>`.
-    pub player: String,
-    /// `win`, `draw` or `loss` once the game is over.
-    pub outcome: Option<&'static str>,
+    pub player: PlayerId,
+    /// How the game went for them, once it is over.
+    pub outcome: Option<SeatResult>,
+}
+
+/// How a finished game went for one seat, as its `players` row keeps it
+/// (`win`, `draw`, `loss`): what profiles count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeatResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl SeatResult {
+    /// The stored text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeatResult::Win => "win",
+            SeatResult::Draw => "draw",
+            SeatResult::Loss => "loss",
+        }
+    }
+
+    /// A stored text read back; `None` for anything else.
+    pub fn parse(text: &str) -> Option<SeatResult> {
+        [SeatResult::Win, SeatResult::Draw, SeatResult::Loss]
+            .into_iter()
+            .find(|r| r.as_str() == text)
+    }
+}
+
+/// Identities as the store's columns hold them.
+fn texts(ids: &[PlayerId]) -> Vec<String> {
+    ids.iter().map(PlayerId::to_string).collect()
 }
 
 /// A small document of the platform: an account, a session, a seek, a
@@ -360,14 +392,15 @@ impl Store {
     /// Games of `players` (any of the ids), over or not, newest first.
     pub async fn player_games(
         &self,
-        players: &[String],
+        players: &[PlayerId],
         over: bool,
         limit: usize,
         offset: usize,
     ) -> Result<Vec<GameHead>, StoreError> {
+        let players = texts(players);
         match &self.engine {
-            Engine::Sqlite(s) => s.player_games(players.to_vec(), over, limit, offset).await,
-            Engine::Postgres(p) => p.player_games(players, over, limit, offset).await,
+            Engine::Sqlite(s) => s.player_games(players, over, limit, offset).await,
+            Engine::Postgres(p) => p.player_games(&players, over, limit, offset).await,
         }
     }
 
@@ -393,22 +426,29 @@ impl Store {
     }
 
     /// Games where one of `players` is to move, oldest move first.
-    pub async fn your_turn(&self, players: &[String]) -> Result<Vec<GameHead>, StoreError> {
+    pub async fn your_turn(&self, players: &[PlayerId]) -> Result<Vec<GameHead>, StoreError> {
+        let players = texts(players);
         match &self.engine {
-            Engine::Sqlite(s) => s.your_turn(players.to_vec()).await,
-            Engine::Postgres(p) => p.your_turn(players).await,
+            Engine::Sqlite(s) => s.your_turn(players).await,
+            Engine::Postgres(p) => p.your_turn(&players).await,
         }
     }
 
-    /// How finished games went for `players`: `(spec, outcome, count)`.
+    /// How finished games went for `players`: `(spec, result, count)`; a
+    /// stored result this version does not know is left out.
     pub async fn player_record(
         &self,
-        players: &[String],
-    ) -> Result<Vec<(String, String, u64)>, StoreError> {
-        match &self.engine {
-            Engine::Sqlite(s) => s.player_record(players.to_vec()).await,
-            Engine::Postgres(p) => p.player_record(players).await,
-        }
+        players: &[PlayerId],
+    ) -> Result<Vec<(String, SeatResult, u64)>, StoreError> {
+        let players = texts(players);
+        let rows = match &self.engine {
+            Engine::Sqlite(s) => s.player_record(players).await,
+            Engine::Postgres(p) => p.player_record(&players).await,
+        }?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(spec, result, n)| Some((spec, SeatResult::parse(&result)?, n)))
+            .collect())
     }
 
     /// Store a new document; [`StoreError::Conflict`] if its id is taken.

@@ -4,8 +4,8 @@
 //! other is told to reload.
 
 use super::{
-    Doc, GameHead, Note, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write,
-    HEAD_COLUMNS,
+    Doc, GameHead, Note, SeatResult, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail,
+    Write, HEAD_COLUMNS,
 };
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::mpsc;
@@ -692,8 +692,11 @@ async fn set_players(
         return Ok(());
     }
     let seats: Vec<i16> = rows.iter().map(|r| i16::from(r.seat)).collect();
-    let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
-    let outcomes: Vec<Option<&str>> = rows.iter().map(|r| r.outcome).collect();
+    let players: Vec<String> = rows.iter().map(|r| r.player.to_string()).collect();
+    let outcomes: Vec<Option<&str>> = rows
+        .iter()
+        .map(|r| r.outcome.map(SeatResult::as_str))
+        .collect();
     exec(
         tx,
         "INSERT INTO game_players (game, seat, player, outcome)

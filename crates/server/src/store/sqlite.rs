@@ -8,7 +8,8 @@
 //! second connection.
 
 use super::{
-    Doc, GameHead, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write, HEAD_COLUMNS,
+    Doc, GameHead, SeatResult, SeatRow, Status, StoreError, StoredAction, StoredGame, Tail, Write,
+    HEAD_COLUMNS,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
@@ -644,7 +645,12 @@ fn set_players(tx: &rusqlite::Transaction, game: &str, rows: &[SeatRow]) -> rusq
         "INSERT INTO game_players (game, seat, player, outcome) VALUES (?1, ?2, ?3, ?4)",
     )?;
     for r in rows {
-        stmt.execute(params![game, r.seat, r.player, r.outcome])?;
+        stmt.execute(params![
+            game,
+            r.seat,
+            r.player.to_string(),
+            r.outcome.map(SeatResult::as_str)
+        ])?;
     }
     Ok(())
 }

@@ -6,17 +6,20 @@
 //! the same next round. The service (`service.rs`) stores the state, starts
 //! the games it names and feeds back their results; `api.rs` serves it.
 
+pub mod error;
 pub mod service;
 
+pub use error::TournamentError;
 pub use service::Tournaments;
 
+use crate::common::PlayerId;
 use crate::protocol::{
     TournamentFormat, TournamentGame, TournamentRound, TournamentSeat, TournamentStanding,
     TournamentStatus, TournamentSummary, TournamentView,
 };
 use pairing::swiss::{self, GameResult, SwissConfig};
 use pairing::tables::{self, Leftover, PlayedTable, TableRound, TablesConfig};
-use pairing::{arena, PairingError, Player, PlayerId, Score, Standing, TieBreak};
+use pairing::{arena, PairingError, Player, PlayerId as PairId, Score, Standing, TieBreak};
 use serde::{Deserialize, Serialize};
 use tabula_clock::TimeControl;
 
@@ -42,10 +45,10 @@ pub const START_GRACE_MS: i64 = 10 * 60_000;
 /// Most players of one tournament.
 pub const MAX_PLAYERS: usize = 500;
 
-/// A registered player: `u:<account>` and the name shown.
+/// A registered player: their account and the name shown.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Entrant {
-    pub id: String,
+    pub id: PlayerId,
     pub name: String,
     #[serde(default)]
     pub withdrawn: bool,
@@ -62,7 +65,7 @@ pub struct Entrant {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatOf {
-    Player(String),
+    Player(PlayerId),
     Ai(u8),
 }
 
@@ -79,9 +82,9 @@ pub struct Game {
 }
 
 impl Game {
-    fn players(&self) -> impl Iterator<Item = &str> {
+    fn players(&self) -> impl Iterator<Item = &PlayerId> {
         self.seats.iter().filter_map(|s| match s {
-            SeatOf::Player(p) => Some(p.as_str()),
+            SeatOf::Player(p) => Some(p),
             SeatOf::Ai(_) => None,
         })
     }
@@ -93,7 +96,7 @@ pub struct Round {
     pub started: i64,
     pub games: Vec<Game>,
     #[serde(default)]
-    pub byes: Vec<String>,
+    pub byes: Vec<PlayerId>,
 }
 
 impl Round {
@@ -124,8 +127,8 @@ pub struct Tournament {
     /// Tables: what the one or two players left over get.
     #[serde(default)]
     pub leftover: Option<Leftover>,
-    /// The creator's identity (`u:<account>`) and name.
-    pub creator: String,
+    /// The creator's identity and name.
+    pub creator: PlayerId,
     pub creator_name: String,
     /// Its games are rated (tables with AI seats never are).
     #[serde(default)]
@@ -157,6 +160,8 @@ pub enum EntryError {
     NoBots,
 }
 
+impl std::error::Error for EntryError {}
+
 impl std::fmt::Display for EntryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -176,14 +181,20 @@ impl Tournament {
 
     /// Join (or rejoin after a withdrawal) while it is not over; a bot
     /// account (`bot`) only where bots are allowed.
-    pub fn join(&mut self, id: &str, name: &str, rating: i32, bot: bool) -> Result<(), EntryError> {
+    pub fn join(
+        &mut self,
+        id: &PlayerId,
+        name: &str,
+        rating: i32,
+        bot: bool,
+    ) -> Result<(), EntryError> {
         if self.status == TournamentStatus::Finished {
             return Err(EntryError::Finished);
         }
         if bot && !self.bots {
             return Err(EntryError::NoBots);
         }
-        if let Some(e) = self.players.iter_mut().find(|e| e.id == id) {
+        if let Some(e) = self.players.iter_mut().find(|e| e.id == *id) {
             e.withdrawn = false;
             e.rating = rating;
             return Ok(());
@@ -192,7 +203,7 @@ impl Tournament {
             return Err(EntryError::Full);
         }
         self.players.push(Entrant {
-            id: id.into(),
+            id: id.clone(),
             name: name.into(),
             withdrawn: false,
             rating,
@@ -203,14 +214,14 @@ impl Tournament {
 
     /// Leave: before the start the entry is removed; after it the player
     /// is withdrawn (never paired again, past games kept).
-    pub fn withdraw(&mut self, id: &str) -> Result<(), EntryError> {
+    pub fn withdraw(&mut self, id: &PlayerId) -> Result<(), EntryError> {
         if self.status == TournamentStatus::Finished {
             return Err(EntryError::Finished);
         }
         let at = self
             .players
             .iter()
-            .position(|e| e.id == id && !e.withdrawn)
+            .position(|e| e.id == *id && !e.withdrawn)
             .ok_or(EntryError::NotIn)?;
         if self.status == TournamentStatus::Upcoming {
             self.players.remove(at);
@@ -261,7 +272,7 @@ impl Tournament {
         self.players
             .iter()
             .map(|e| Player {
-                id: PlayerId::new(e.id.clone()),
+                id: pair_id(&e.id),
                 rating: e.rating,
                 withdrawn: e.withdrawn,
             })
@@ -301,7 +312,7 @@ impl Tournament {
                         })
                     })
                     .collect(),
-                byes: r.byes.iter().map(|b| PlayerId::new(b.clone())).collect(),
+                byes: r.byes.iter().map(pair_id).collect(),
             })
             .collect()
     }
@@ -320,7 +331,7 @@ impl Tournament {
                         })
                     })
                     .collect(),
-                byes: r.byes.iter().map(|b| PlayerId::new(b.clone())).collect(),
+                byes: r.byes.iter().map(pair_id).collect(),
             })
             .collect()
     }
@@ -434,27 +445,30 @@ impl Tournament {
         ids: &mut dyn FnMut() -> String,
     ) -> Result<Vec<NewGame>, PairingError> {
         let players = self.pairing_players();
-        let (seatings, byes): (Vec<Vec<SeatOf>>, Vec<String>) = match self.format {
+        let (seatings, byes): (Vec<Vec<SeatOf>>, Vec<PlayerId>) = match self.format {
             TournamentFormat::Swiss => {
                 let p = swiss::pair(&players, &self.swiss_rounds(), &self.swiss_config())?;
-                let boards = p
-                    .boards
-                    .into_iter()
-                    .map(|b| vec![SeatOf::Player(b.first.0), SeatOf::Player(b.second.0)]);
-                (boards.collect(), p.bye.into_iter().map(|b| b.0).collect())
+                let boards = p.boards.into_iter().map(|b| seats_of([b.first, b.second]));
+                (
+                    boards.collect(),
+                    p.bye.into_iter().filter_map(our_id).collect(),
+                )
             }
             TournamentFormat::Tables => {
                 let p = tables::pair(&players, &self.table_rounds(), &self.tables_config())?;
                 let seats = p.tables.into_iter().map(|t| {
                     t.seats
                         .into_iter()
-                        .map(|s| match s {
-                            tables::Seat::Player(id) => SeatOf::Player(id.0),
-                            tables::Seat::Ai { level } => SeatOf::Ai(level),
+                        .filter_map(|s| match s {
+                            tables::Seat::Player(id) => our_id(id).map(SeatOf::Player),
+                            tables::Seat::Ai { level } => Some(SeatOf::Ai(level)),
                         })
                         .collect()
                 });
-                (seats.collect(), p.byes.into_iter().map(|b| b.0).collect())
+                (
+                    seats.collect(),
+                    p.byes.into_iter().filter_map(our_id).collect(),
+                )
             }
             TournamentFormat::Arena => return self.arena_wave(now, ids),
         };
@@ -465,7 +479,7 @@ impl Tournament {
         &mut self,
         now: i64,
         seatings: Vec<Vec<SeatOf>>,
-        byes: Vec<String>,
+        byes: Vec<PlayerId>,
         ids: &mut dyn FnMut() -> String,
     ) -> Vec<NewGame> {
         let games: Vec<Game> = seatings
@@ -532,18 +546,18 @@ impl Tournament {
         now: i64,
         ids: &mut dyn FnMut() -> String,
     ) -> Result<Vec<NewGame>, PairingError> {
-        let busy: std::collections::HashSet<&str> =
+        let busy: std::collections::HashSet<&PlayerId> =
             self.pending().flat_map(Game::players).collect();
         let standings = self.standings()?;
-        let rank = |id: &str| {
+        let rank = |id: &PairId| {
             standings
                 .iter()
-                .find(|s| s.id.0 == id)
+                .find(|s| s.id == *id)
                 .map_or(u32::MAX, |s| s.rank)
         };
         let mut waiting: Vec<(i64, usize, arena::Waiting)> = Vec::new();
         for (k, e) in self.players.iter().enumerate() {
-            if e.withdrawn || busy.contains(e.id.as_str()) {
+            if e.withdrawn || busy.contains(&e.id) {
                 continue;
             }
             let mut last: Option<&Game> = None;
@@ -563,17 +577,13 @@ impl Tournament {
                 }
             }
             let since = last.and_then(|g| g.ended).unwrap_or(self.starts);
-            let last_opponent = last.and_then(|g| {
-                g.players()
-                    .find(|p| *p != e.id)
-                    .map(|p| PlayerId::new(p.to_string()))
-            });
+            let last_opponent = last.and_then(|g| g.players().find(|p| **p != e.id).map(pair_id));
             waiting.push((
                 since,
                 k,
                 arena::Waiting {
-                    id: PlayerId::new(e.id.clone()),
-                    rank: rank(&e.id),
+                    id: pair_id(&e.id),
+                    rank: rank(&pair_id(&e.id)),
                     rating: e.rating,
                     last_opponent,
                     seat_balance: balance,
@@ -589,34 +599,29 @@ impl Tournament {
         let seatings = p
             .boards
             .into_iter()
-            .map(|b| vec![SeatOf::Player(b.first.0), SeatOf::Player(b.second.0)])
+            .map(|b| seats_of([b.first, b.second]))
             .collect();
         Ok(self.publish(now, seatings, Vec::new(), ids))
     }
 
     /// The game `player` is playing now, if any.
-    pub fn current_game(&self, player: &str) -> Option<&str> {
+    pub fn current_game(&self, player: &PlayerId) -> Option<&str> {
         self.pending()
             .find(|g| g.players().any(|p| p == player))
             .map(|g| g.id.as_str())
     }
 
-    fn rating_of(&self, id: &str) -> i32 {
+    fn rating_of(&self, id: &PlayerId) -> i32 {
         self.players
             .iter()
-            .find(|e| e.id == id)
+            .find(|e| e.id == *id)
             .map_or(SEED_RATING, |e| e.rating)
     }
 
-    fn name_of(&self, id: &str) -> String {
-        self.players.iter().find(|e| e.id == id).map_or_else(
-            || {
-                let key = crate::common::PlayerId::parse(id);
-                key.as_ref()
-                    .and_then(|p| p.account_key())
-                    .unwrap_or(id)
-                    .to_string()
-            },
+    /// The name shown for `id`: as entered, else the account's key.
+    fn name_of(&self, id: &PlayerId) -> String {
+        self.players.iter().find(|e| e.id == *id).map_or_else(
+            || id.account_key().unwrap_or("?").to_string(),
             |e| e.name.clone(),
         )
     }
@@ -643,15 +648,16 @@ impl Tournament {
     }
 
     /// Everything the standings page shows, for the visitor with `ids`.
-    pub fn view(&self, id: &str, visitor: &[String]) -> Result<TournamentView, PairingError> {
+    pub fn view(&self, id: &str, visitor: &[PlayerId]) -> Result<TournamentView, PairingError> {
         let me = self.players.iter().find(|e| visitor.contains(&e.id));
         let standings = self
             .standings()?
             .into_iter()
-            .map(|s| TournamentStanding {
+            .filter_map(|s| Some((our_id(s.id.clone())?, s)))
+            .map(|(who, s)| TournamentStanding {
                 rank: s.rank,
-                name: self.name_of(&s.id.0),
-                rating: self.rating_of(&s.id.0),
+                name: self.name_of(&who),
+                rating: self.rating_of(&who),
                 score: s.score.as_f64(),
                 tiebreaks: s.tiebreaks.iter().map(|t| t.as_f64()).collect(),
                 played: s.played,
@@ -712,13 +718,13 @@ impl Tournament {
 
 fn table_seat(s: &SeatOf) -> tables::Seat {
     match s {
-        SeatOf::Player(p) => tables::Seat::Player(PlayerId::new(p.clone())),
+        SeatOf::Player(p) => tables::Seat::Player(pair_id(p)),
         SeatOf::Ai(level) => tables::Seat::Ai { level: *level },
     }
 }
 
 /// A finished two-player game in pairing terms.
-fn two_player_game(g: &Game) -> Option<(PlayerId, PlayerId, GameResult)> {
+fn two_player_game(g: &Game) -> Option<(PairId, PairId, GameResult)> {
     let places = g.places.as_ref()?;
     let (SeatOf::Player(a), SeatOf::Player(b)) = (g.seats.first()?, g.seats.get(1)?) else {
         return None;
@@ -728,12 +734,36 @@ fn two_player_game(g: &Game) -> Option<(PlayerId, PlayerId, GameResult)> {
         [0, _] => GameResult::FirstWins,
         _ => GameResult::SecondWins,
     };
-    Some((PlayerId::new(a.clone()), PlayerId::new(b.clone()), result))
+    Some((pair_id(a), pair_id(b), result))
+}
+
+/// A player as the pairing crate knows them: by their identity's text.
+fn pair_id(id: &PlayerId) -> PairId {
+    PairId::new(id.to_string())
+}
+
+/// A pairing's player back as an identity (every one was made by
+/// [`pair_id`]).
+fn our_id(id: PairId) -> Option<PlayerId> {
+    PlayerId::parse(&id.0)
+}
+
+/// The seats of a two-player board.
+fn seats_of(players: [PairId; 2]) -> Vec<SeatOf> {
+    players
+        .into_iter()
+        .filter_map(our_id)
+        .map(SeatOf::Player)
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn u(name: &str) -> PlayerId {
+        PlayerId::account(name)
+    }
 
     fn tournament(format: TournamentFormat, n: usize, rounds: u32) -> Tournament {
         let mut t = Tournament {
@@ -750,7 +780,7 @@ mod tests {
             minutes: Some(10),
             points: None,
             leftover: None,
-            creator: "u:p0".into(),
+            creator: u("p0"),
             creator_name: "p0".into(),
             rated: true,
             bots: false,
@@ -760,7 +790,7 @@ mod tests {
             finished: None,
         };
         for i in 0..n {
-            t.join(&format!("u:p{i}"), &format!("p{i}"), SEED_RATING, false)
+            t.join(&u(&format!("p{i}")), &format!("p{i}"), SEED_RATING, false)
                 .expect("join");
         }
         t
@@ -796,7 +826,7 @@ mod tests {
         let mut met = std::collections::HashSet::new();
         for r in 0..3 {
             for g in &t.rounds[r].games {
-                let mut p: Vec<&str> = g.players().collect();
+                let mut p: Vec<String> = g.players().map(PlayerId::to_string).collect();
                 p.sort();
                 assert!(met.insert(p.join("-")), "repeat {p:?}");
             }
@@ -817,12 +847,11 @@ mod tests {
     fn players_are_seeded_by_their_ratings() {
         let mut t = tournament(TournamentFormat::Swiss, 0, 3);
         for (name, rating) in [("low", 1400), ("mid", 1600), ("top", 1800), ("new", 1500)] {
-            t.join(&format!("u:{name}"), name, rating, false)
-                .expect("join");
+            t.join(&u(name), name, rating, false).expect("join");
         }
         let mut ids = counter();
         t.step(1000, &mut ids).expect("step").expect("round 1");
-        let mut boards: Vec<Vec<&str>> = t.rounds[0]
+        let mut boards: Vec<Vec<&PlayerId>> = t.rounds[0]
             .games
             .iter()
             .map(|g| g.players().collect())
@@ -830,7 +859,10 @@ mod tests {
         boards.iter_mut().for_each(|b| b.sort());
         boards.sort();
         // Seeds top, mid, new, low: 1 v 3 and 2 v 4.
-        assert_eq!(boards, vec![vec!["u:low", "u:mid"], vec!["u:new", "u:top"]]);
+        assert_eq!(
+            boards,
+            vec![vec![&u("low"), &u("mid")], vec![&u("new"), &u("top")]]
+        );
         let view = t.view("t", &[]).expect("view");
         let seeded: Vec<(String, i32)> = view
             .standings
@@ -839,8 +871,8 @@ mod tests {
             .collect();
         assert!(seeded.contains(&("top".to_string(), 1800)), "{seeded:?}");
         // Joining again refreshes the seed.
-        t.join("u:low", "low", 1450, false).expect("join again");
-        assert_eq!(t.rating_of("u:low"), 1450);
+        t.join(&u("low"), "low", 1450, false).expect("join again");
+        assert_eq!(t.rating_of(&u("low")), 1450);
     }
 
     #[test]
@@ -852,12 +884,15 @@ mod tests {
         for r in 0..3 {
             assert_eq!(t.rounds[r].games.len(), 3);
             for g in &t.rounds[r].games {
-                let p: Vec<&str> = g.players().collect();
+                let p: Vec<String> = g.players().map(PlayerId::to_string).collect();
                 for a in 0..3 {
                     for b in a + 1..3 {
-                        let mut pair = [p[a], p[b]];
+                        let mut pair = [&p[a], &p[b]];
                         pair.sort();
-                        assert!(met.insert(pair.join("-")), "met twice: {pair:?}");
+                        assert!(
+                            met.insert(format!("{}-{}", pair[0], pair[1])),
+                            "met twice: {pair:?}"
+                        );
                     }
                 }
             }
@@ -878,14 +913,14 @@ mod tests {
             .filter(|g| g.seats.iter().any(|s| matches!(s, SeatOf::Ai(_))))
             .count();
         assert_eq!(ai, 1);
-        t.withdraw("u:p3").expect("withdraw");
+        t.withdraw(&u("p3")).expect("withdraw");
         finish_round(&mut t, 2000);
         t.step(3000, &mut ids).expect("step");
         assert!(t.rounds[1]
             .games
             .iter()
-            .all(|g| g.players().all(|p| p != "u:p3")));
-        assert_eq!(t.withdraw("u:p3"), Err(EntryError::NotIn));
+            .all(|g| g.players().all(|p| *p != u("p3"))));
+        assert_eq!(t.withdraw(&u("p3")), Err(EntryError::NotIn));
     }
 
     #[test]
@@ -906,7 +941,7 @@ mod tests {
         assert!(t.rounds[1]
             .games
             .iter()
-            .all(|g| g.players().all(|p| p != gone)));
+            .all(|g| g.players().all(|p| *p != gone)));
         let view = t.view("t", &[]).expect("view");
         assert_eq!(view.withdrawn.len(), 1);
     }
@@ -961,7 +996,7 @@ mod tests {
         let s = t.standings().expect("standings");
         assert_eq!(s.iter().map(|x| x.played).sum::<u32>(), 10);
         assert_eq!(
-            t.join("u:late", "late", SEED_RATING, false),
+            t.join(&u("late"), "late", SEED_RATING, false),
             Err(EntryError::Finished)
         );
     }

@@ -5,20 +5,17 @@
 //! A second document (`tournament_live`, same id) marks the tournaments not
 //! finished yet, so the scheduler never reads the finished ones.
 
-use super::{EntryError, NewGame, SeatOf, Tournament, KIND, MAX_MINUTES, MAX_ROUNDS};
+use super::{NewGame, SeatOf, Tournament, TournamentError, KIND, MAX_MINUTES, MAX_ROUNDS};
 use crate::common::limits::Limits;
-use crate::common::random_id;
-use crate::error::ApiError;
+use crate::common::{random_id, PlayerId};
 use crate::protocol::{
     NewTournament, StartTime, TournamentFormat, TournamentId, TournamentList, TournamentStatus,
     TournamentView,
 };
 use crate::rating::Ratings;
-use crate::round::service::store_error;
 use crate::round::{RoundError, Rounds, Seat, SeatKind};
 use crate::store::{update_json, ChangeError, Doc, StoreError};
 use crate::user::session::Visitor;
-use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use tabula_ai::AiLevel;
@@ -39,21 +36,14 @@ const RESULT_CHECK_EVERY: u32 = 10;
 /// (the instance that published it died first).
 const RECREATE_AFTER_MS: i64 = 10_000;
 
-fn internal(e: StoreError) -> ApiError {
-    store_error(e).into()
-}
-
-fn gone(id: &str) -> ApiError {
-    ApiError::not_found(format!("no tournament `{id}`"))
+fn gone(id: &str) -> TournamentError {
+    TournamentError::Gone(id.to_string())
 }
 
 /// A signed-in visitor's identity and name: only accounts take part.
-fn account(visitor: &Visitor) -> Result<(String, String), ApiError> {
-    let (_, a) = visitor
-        .account
-        .as_ref()
-        .ok_or_else(|| ApiError::unauthorized("sign in to create or join tournaments"))?;
-    Ok((crate::user::user_identity(&a.name), a.name.clone()))
+fn account(visitor: &Visitor) -> Result<(PlayerId, String), TournamentError> {
+    let (_, a) = visitor.account.as_ref().ok_or(TournamentError::SignIn)?;
+    Ok((PlayerId::account(&a.name), a.name.clone()))
 }
 
 /// The tournaments: created, joined, run by a scheduler that starts their
@@ -82,13 +72,11 @@ impl Tournaments {
         &self,
         visitor: &Visitor,
         req: NewTournament,
-    ) -> Result<TournamentId, ApiError> {
+    ) -> Result<TournamentId, TournamentError> {
         let (me, my_name) = account(visitor)?;
         let name = req.name.trim();
         if name.is_empty() || name.chars().count() > MAX_NAME {
-            return Err(ApiError::bad_request(format!(
-                "a name of 1 to {MAX_NAME} characters"
-            )));
+            return Err(bad_request(format!("a name of 1 to {MAX_NAME} characters")));
         }
         let game = self.rounds.registry.create(&req.spec, None)?;
         let title = self.rounds.registry.entry(game.name())?.title;
@@ -96,17 +84,13 @@ impl Tournaments {
         match (req.format, seats) {
             (TournamentFormat::Tables, 3) => {}
             (TournamentFormat::Tables, _) => {
-                return Err(ApiError::bad_request("tables are for three-player games"));
+                return Err(bad_request("tables are for three-player games"));
             }
             (_, 2) => {}
-            _ => {
-                return Err(ApiError::bad_request(
-                    "swiss and arena are for two-player games",
-                ))
-            }
+            _ => return Err(bad_request("swiss and arena are for two-player games")),
         }
         if !matches!(req.clock, TimeControl::Realtime { .. }) {
-            return Err(ApiError::bad_request(
+            return Err(bad_request(
                 "tournaments need a real-time clock (initial_s, increment_s)",
             ));
         }
@@ -115,42 +99,40 @@ impl Tournaments {
             (false, Some(r), None) if (1..=MAX_ROUNDS).contains(&r) => (Some(r), None),
             (true, None, Some(m)) if (1..=MAX_MINUTES).contains(&m) => (None, Some(m)),
             (false, _, _) => {
-                return Err(ApiError::bad_request(format!(
+                return Err(bad_request(format!(
                     "rounds: 1 to {MAX_ROUNDS} (and no minutes)"
                 )))
             }
             (true, _, _) => {
-                return Err(ApiError::bad_request(format!(
+                return Err(bad_request(format!(
                     "minutes: 1 to {MAX_MINUTES} (and no rounds)"
                 )))
             }
         };
         let tables = req.format == TournamentFormat::Tables;
         if !tables && (req.leftover.is_some() || req.points.is_some()) {
-            return Err(ApiError::bad_request("leftover and points are for tables"));
+            return Err(bad_request("leftover and points are for tables"));
         }
         if let Some(p) = req.points {
             if p[0] < p[1] || p[1] < p[2] || p[0] == 0 || p[0] > 100 {
-                return Err(ApiError::bad_request(
+                return Err(bad_request(
                     "points: first ≥ second ≥ third, first 1 to 100",
                 ));
             }
         }
         if let Some(pairing::tables::Leftover::Ai { level }) = req.leftover {
-            AiLevel::from_number(level).map_err(|e| ApiError::bad_request(e.to_string()))?;
+            AiLevel::from_number(level).map_err(|e| bad_request(e.message))?;
         }
         let now = self.rounds.now();
         let starts = match req.starts {
             StartTime::Now(_) => now,
             StartTime::At(t) if t >= now - 60_000 && t <= now + 90 * 86_400_000 => t,
             StartTime::At(_) => {
-                return Err(ApiError::bad_request(
-                    "starts: \"now\" or a time within 90 days",
-                ))
+                return Err(bad_request("starts: \"now\" or a time within 90 days"))
             }
         };
         // Counted once the request is known to be good.
-        crate::guard::count(&self.limits.tournaments, &me)?;
+        self.limits.tournaments.count(&me.to_string())?;
         let t = Tournament {
             name: name.to_string(),
             spec: game.spec().to_string(),
@@ -175,13 +157,13 @@ impl Tournaments {
         let doc = Doc {
             kind: KIND,
             id: id.clone(),
-            owner: Some(me),
+            owner: Some(me.to_string()),
             body: serde_json::to_string(&t).unwrap_or_default(),
             version: 0,
             created: now,
             expires: None,
         };
-        self.rounds.store.doc_insert(doc).await.map_err(internal)?;
+        self.rounds.store.doc_insert(doc).await?;
         let marker = Doc {
             kind: LIVE,
             id: id.clone(),
@@ -191,24 +173,19 @@ impl Tournaments {
             created: starts,
             expires: None,
         };
-        self.rounds
-            .store
-            .doc_insert(marker)
-            .await
-            .map_err(internal)?;
+        self.rounds.store.doc_insert(marker).await?;
         Ok(TournamentId { id })
     }
 
-    async fn load_tournament(&self, id: &str) -> Result<(Doc, Tournament), ApiError> {
+    async fn load_tournament(&self, id: &str) -> Result<(Doc, Tournament), TournamentError> {
         let doc = self
             .rounds
             .store
             .doc_get(KIND, id)
-            .await
-            .map_err(internal)?
+            .await?
             .ok_or_else(|| gone(id))?;
         let t = serde_json::from_str(&doc.body)
-            .map_err(|e| ApiError::from(RoundError::Internal(format!("tournament {id}: {e}"))))?;
+            .map_err(|e| TournamentError::Unreadable(id.to_string(), e.to_string()))?;
         Ok((doc, t))
     }
 
@@ -217,26 +194,25 @@ impl Tournaments {
     async fn change_tournament<R>(
         &self,
         id: &str,
-        change: impl Fn(&mut Tournament) -> Result<Option<R>, ApiError>,
-    ) -> Result<Option<(R, Tournament)>, ApiError> {
+        change: impl Fn(&mut Tournament) -> Result<Option<R>, TournamentError>,
+    ) -> Result<Option<(R, Tournament)>, TournamentError> {
         let now = self.rounds.now();
         update_json(&self.rounds.store, (KIND, id), 8, now, None, change)
             .await
             .map_err(|e| match e {
                 ChangeError::Refused(e) => e,
                 ChangeError::Store(StoreError::Missing) => gone(id),
-                ChangeError::Store(e) => internal(e),
+                ChangeError::Store(e) => e.into(),
             })
     }
 
     /// Upcoming, running and the latest finished tournaments.
-    pub async fn tournaments(&self) -> Result<TournamentList, ApiError> {
+    pub async fn tournaments(&self) -> Result<TournamentList, TournamentError> {
         let docs = self
             .rounds
             .store
             .doc_list(KIND, None, 0, LIST_LIMIT)
-            .await
-            .map_err(internal)?;
+            .await?;
         let mut list = TournamentList {
             upcoming: Vec::new(),
             running: Vec::new(),
@@ -263,23 +239,17 @@ impl Tournaments {
         &self,
         visitor: &Visitor,
         id: &str,
-    ) -> Result<TournamentView, ApiError> {
+    ) -> Result<TournamentView, TournamentError> {
         let (_, t) = self.load_tournament(id).await?;
         let mut view = t
             .view(id, &visitor.ids())
-            .map_err(|e| ApiError::from(RoundError::Internal(format!("tournament {id}: {e}"))))?;
+            .map_err(|e| TournamentError::Unreadable(id.to_string(), e.to_string()))?;
         // A wave is stored before its games are (so that only the instance
         // whose write wins creates them): a game not created yet is not
         // shown, or a player (a bot) polling it would get 404s.
         if let Some(game) = &view.my_game {
             if self.rounds.live().get(game).is_none()
-                && self
-                    .rounds
-                    .store
-                    .load(game)
-                    .await
-                    .map_err(internal)?
-                    .is_none()
+                && self.rounds.store.load(game).await?.is_none()
             {
                 view.my_game = None;
             }
@@ -287,23 +257,33 @@ impl Tournaments {
         Ok(view)
     }
 
-    pub async fn join_tournament(&self, visitor: &Visitor, id: &str) -> Result<(), ApiError> {
+    pub async fn join_tournament(
+        &self,
+        visitor: &Visitor,
+        id: &str,
+    ) -> Result<(), TournamentError> {
         let (me, name) = account(visitor)?;
         let (_, t) = self.load_tournament(id).await?;
         let pool = self.rounds.registry.pool_of(&t.spec, false)?;
-        let user = me.strip_prefix("u:").unwrap_or(&me);
+        let user = me.account_key().unwrap_or_default();
         let rating = self.ratings.rating_in(user, &pool).await;
         let bot = visitor.is_bot();
         self.change_tournament(id, |t| {
-            t.join(&me, &name, rating, bot).map(Some).map_err(refused)
+            t.join(&me, &name, rating, bot)
+                .map(Some)
+                .map_err(Into::into)
         })
         .await?;
         Ok(())
     }
 
-    pub async fn withdraw_tournament(&self, visitor: &Visitor, id: &str) -> Result<(), ApiError> {
+    pub async fn withdraw_tournament(
+        &self,
+        visitor: &Visitor,
+        id: &str,
+    ) -> Result<(), TournamentError> {
         let (me, _) = account(visitor)?;
-        self.change_tournament(id, |t| t.withdraw(&me).map(Some).map_err(refused))
+        self.change_tournament(id, |t| t.withdraw(&me).map(Some).map_err(Into::into))
             .await?;
         Ok(())
     }
@@ -311,7 +291,7 @@ impl Tournaments {
     /// Move tournament `id` on (start, pair, finish) and start the games
     /// of a new round; only the instance whose write wins does so.
     /// The tournament as it stands after.
-    async fn step_tournament(self: &Arc<Self>, id: &str) -> Result<Tournament, ApiError> {
+    async fn step_tournament(self: &Arc<Self>, id: &str) -> Result<Tournament, TournamentError> {
         let now = self.rounds.now();
         // The tournament as last read, for when there is nothing to write.
         let seen = std::sync::Mutex::new(None);
@@ -319,7 +299,7 @@ impl Tournaments {
             .change_tournament(id, |t| {
                 *seen.lock().unwrap_or_else(|e| e.into_inner()) = Some(t.clone());
                 t.step(now, &mut random_id)
-                    .map_err(|e| RoundError::Internal(format!("tournament {id}: {e}")).into())
+                    .map_err(|e| TournamentError::Unreadable(id.to_string(), e.to_string()))
             })
             .await?;
         let Some((games, t)) = stepped else {
@@ -332,11 +312,7 @@ impl Tournaments {
             }
         }
         if t.status == TournamentStatus::Finished {
-            self.rounds
-                .store
-                .doc_delete(LIVE, id)
-                .await
-                .map_err(internal)?;
+            self.rounds.store.doc_delete(LIVE, id).await?;
         }
         Ok(t)
     }
@@ -403,7 +379,7 @@ impl Tournaments {
 
     /// Record the result of game `game` of tournament `id` if it is over,
     /// read from the store.
-    async fn check_tournament_game(&self, id: &str, game: &str) -> Result<bool, ApiError> {
+    async fn check_tournament_game(&self, id: &str, game: &str) -> Result<bool, TournamentError> {
         let Some((places, absent)) = self.stored_places(game).await? else {
             return Ok(false);
         };
@@ -418,7 +394,7 @@ impl Tournaments {
         game: &str,
         places: Vec<u8>,
         absent: &[u8],
-    ) -> Result<bool, ApiError> {
+    ) -> Result<bool, TournamentError> {
         let now = self.rounds.now();
         let recorded = self
             .change_tournament(id, |t| {
@@ -451,13 +427,9 @@ impl Tournaments {
     }
 }
 
-fn refused(e: EntryError) -> ApiError {
-    let status = match e {
-        EntryError::NotIn => StatusCode::NOT_FOUND,
-        EntryError::NoBots => StatusCode::FORBIDDEN,
-        _ => StatusCode::CONFLICT,
-    };
-    ApiError::new(status, e.to_string())
+/// A tournament asked for that cannot be one, and why.
+fn bad_request(why: impl Into<String>) -> TournamentError {
+    TournamentError::BadRequest(why.into())
 }
 
 /// Every `tournament_tick`, move every live tournament on; record results as games

@@ -8,12 +8,14 @@
 //! guest's identity as well, so the guest's games follow it.
 
 pub mod device;
+pub mod error;
 pub mod hasher;
 pub mod revoke;
 pub mod service;
 pub mod session;
 pub mod tokens;
 
+pub use error::UserError;
 pub use service::Users;
 
 use serde::{Deserialize, Serialize};
@@ -36,7 +38,7 @@ pub struct Account {
     pub created: i64,
     /// The guest identity the account was made from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guest: Option<String>,
+    pub guest: Option<crate::common::PlayerId>,
     /// Deleted: the name stays taken, games show "deleted".
     #[serde(default)]
     pub deleted: bool,
@@ -52,16 +54,11 @@ pub struct Account {
 
 impl Account {
     /// The identities whose seats this account plays.
-    pub fn identities(&self) -> Vec<String> {
-        let mut ids = vec![user_identity(&self.name)];
+    pub fn identities(&self) -> Vec<crate::common::PlayerId> {
+        let mut ids = vec![crate::common::PlayerId::account(&self.name)];
         ids.extend(self.guest.clone());
         ids
     }
-}
-
-/// The identity of account `name`.
-pub fn user_identity(name: &str) -> String {
-    crate::common::PlayerId::account(name).to_string()
 }
 
 /// The account key of `name`, or why it cannot be one.

@@ -6,8 +6,8 @@
 use super::hasher::Hasher;
 use super::revoke::{Revoked, Watch};
 use super::session::{self, Visitor};
+use super::UserError;
 use crate::common::{Clock, GuardConfig};
-use crate::error::ApiError;
 use crate::store::{Note, Store};
 use axum::http::HeaderMap;
 use std::collections::HashMap;
@@ -51,7 +51,7 @@ impl Users {
 
     /// The visitor of a request with `headers`: an API token's account, a
     /// session's guest and account, or a guest without a session.
-    pub async fn visitor(&self, headers: &HeaderMap) -> Result<Visitor, ApiError> {
+    pub async fn visitor(&self, headers: &HeaderMap) -> Result<Visitor, UserError> {
         let now = self.clock.now();
         let Some(secret) = session::bearer(headers).or_else(|| session::cookie(headers)) else {
             return Ok(Visitor::default());
@@ -86,7 +86,7 @@ impl Users {
     }
 
     /// End session `id` (signing in or out replaces it).
-    pub(crate) async fn end_session(&self, id: &str) -> Result<(), ApiError> {
+    pub(crate) async fn end_session(&self, id: &str) -> Result<(), UserError> {
         self.forget(|v| v.session.as_deref() == Some(id));
         session::end(&self.store, id).await
     }

@@ -5,8 +5,8 @@
 //! pages: their `Origin` must name the host they were sent to.
 
 use super::Account;
+use super::UserError;
 use crate::common::{hash_token, random_token, PlayerId};
-use crate::error::ApiError;
 use crate::round::Caller;
 use crate::store::{Doc, Store};
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -20,8 +20,8 @@ pub const SESSION_DAYS: i64 = 365;
 /// A session as stored (`docs` kind `session`, id = SHA-256 of the cookie).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SessionDoc {
-    /// This browser's guest identity (`g:…`).
-    pub guest: String,
+    /// This browser's guest identity.
+    pub guest: PlayerId,
     /// The account signed in, by key (lower-case name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
@@ -32,7 +32,7 @@ pub struct SessionDoc {
 pub struct Visitor {
     /// The session document's id, when the cookie named a live session.
     pub session: Option<String>,
-    pub guest: Option<String>,
+    pub guest: Option<PlayerId>,
     /// The account signed in: its key and document.
     pub account: Option<(String, Account)>,
     /// Signed in by a personal API token (`Authorization: Bearer`): the
@@ -43,7 +43,7 @@ pub struct Visitor {
 impl Visitor {
     /// The identities whose seats this visitor plays, the one new seats
     /// are bound to first.
-    pub fn ids(&self) -> Vec<String> {
+    pub fn ids(&self) -> Vec<PlayerId> {
         let mut ids = self
             .account
             .as_ref()
@@ -147,28 +147,24 @@ pub fn clear_cookie() -> HeaderValue {
 /// Refuse a request that relies on the session cookie but does not come
 /// from one of this server's pages (cross-site request forgery).
 /// `allowed` names other origins whose pages may do so (`--allowed-origin`).
-pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiError> {
+pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), UserError> {
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     let Some(origin) = origin else {
-        return Err(ApiError::forbidden(
-            "a request signed by the session cookie needs an Origin header",
-        ));
+        return Err(UserError::NoOrigin);
     };
     let origin_host = origin.split_once("://").map(|(_, h)| h).unwrap_or("");
     if host.is_some_and(|h| h.eq_ignore_ascii_case(origin_host)) || origin_allowed(allowed, origin)
     {
         Ok(())
     } else {
-        Err(ApiError::forbidden(format!(
-            "requests from {origin} may not use this site's session"
-        )))
+        Err(UserError::ForeignOrigin(origin.to_string()))
     }
 }
 
 /// The visitor of a request with `headers` (a guest without a session when
 /// the cookie is missing or names no session).
-pub async fn visitor(store: &Store, now: i64, headers: &HeaderMap) -> Result<Visitor, ApiError> {
+pub async fn visitor(store: &Store, now: i64, headers: &HeaderMap) -> Result<Visitor, UserError> {
     if let Some(token) = bearer(headers) {
         return super::tokens::token_visitor(store, now, &token).await;
     }
@@ -176,11 +172,7 @@ pub async fn visitor(store: &Store, now: i64, headers: &HeaderMap) -> Result<Vis
         return Ok(Visitor::default());
     };
     let id = hash_token(&value);
-    let Some(doc) = store
-        .doc_get("session", &id)
-        .await
-        .map_err(ApiError::from)?
-    else {
+    let Some(doc) = store.doc_get("session", &id).await? else {
         return Ok(Visitor::default());
     };
     if doc.expires.is_some_and(|e| e < now) {
@@ -205,12 +197,12 @@ pub async fn visitor(store: &Store, now: i64, headers: &HeaderMap) -> Result<Vis
 }
 
 /// Account `key` and its document version.
-pub async fn load_account(store: &Store, key: &str) -> Result<Option<(u64, Account)>, ApiError> {
-    let Some(doc) = store.doc_get("user", key).await.map_err(ApiError::from)? else {
+pub async fn load_account(store: &Store, key: &str) -> Result<Option<(u64, Account)>, UserError> {
+    let Some(doc) = store.doc_get("user", key).await? else {
         return Ok(None);
     };
     let account = serde_json::from_str(&doc.body)
-        .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        .map_err(|e| UserError::Unreadable(format!("account `{key}` ({e})")))?;
     Ok(Some((doc.version, account)))
 }
 
@@ -219,12 +211,12 @@ pub async fn load_account(store: &Store, key: &str) -> Result<Option<(u64, Accou
 pub async fn start(
     store: &Store,
     now: i64,
-    guest: Option<String>,
+    guest: Option<PlayerId>,
     user: Option<String>,
-) -> Result<String, ApiError> {
+) -> Result<String, UserError> {
     let value = random_token() + &random_token();
     let body = SessionDoc {
-        guest: guest.unwrap_or_else(|| PlayerId::new_guest().to_string()),
+        guest: guest.unwrap_or_else(PlayerId::new_guest),
         user,
     };
     let doc = Doc {
@@ -236,28 +228,22 @@ pub async fn start(
         created: now,
         expires: Some(now + SESSION_DAYS * 86_400_000),
     };
-    store.doc_insert(doc).await.map_err(ApiError::from)?;
+    store.doc_insert(doc).await?;
     Ok(value)
 }
 
 /// End session `id` (its document's id).
-pub async fn end(store: &Store, id: &str) -> Result<(), ApiError> {
-    store
-        .doc_delete("session", id)
-        .await
-        .map_err(ApiError::from)?;
+pub async fn end(store: &Store, id: &str) -> Result<(), UserError> {
+    store.doc_delete("session", id).await?;
     Ok(())
 }
 
 /// End every session signed in to account `key` but `keep` (a password
 /// change signs out the other browsers); how many ended.
-pub async fn end_all(store: &Store, key: &str, keep: Option<&str>) -> Result<u64, ApiError> {
+pub async fn end_all(store: &Store, key: &str, keep: Option<&str>) -> Result<u64, UserError> {
     let mut ended = 0;
     loop {
-        let docs = store
-            .doc_list("session", Some(key), 0, 500)
-            .await
-            .map_err(ApiError::from)?;
+        let docs = store.doc_list("session", Some(key), 0, 500).await?;
         let others: Vec<_> = docs
             .iter()
             .filter(|d| Some(d.id.as_str()) != keep)
@@ -266,11 +252,7 @@ pub async fn end_all(store: &Store, key: &str, keep: Option<&str>) -> Result<u64
             return Ok(ended);
         }
         for d in others {
-            if store
-                .doc_delete("session", &d.id)
-                .await
-                .map_err(ApiError::from)?
-            {
+            if store.doc_delete("session", &d.id).await? {
                 ended += 1;
             }
         }

@@ -5,11 +5,10 @@
 
 use super::revoke::Revoked;
 use super::session::{load_account, Visitor};
+use super::UserError;
 use super::Users;
 use crate::common::{hash_token, random_id, random_token};
-use crate::error::ApiError;
 use crate::store::{Doc, Store, StoreError};
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 /// The document kind of tokens.
@@ -99,36 +98,32 @@ impl From<TokenDoc> for TokenInfo {
     }
 }
 
-fn internal(e: impl std::fmt::Display) -> ApiError {
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
-}
-
-fn unknown_token() -> ApiError {
-    ApiError::unauthorized("unknown or revoked API token")
+/// A token document this version cannot read.
+fn unreadable(e: serde_json::Error) -> UserError {
+    UserError::Unreadable(format!("API token ({e})"))
 }
 
 /// The visitor a bearer `token` signs in: its account (never a guest).
 /// An unknown or revoked token, or one of a deleted account, is a 401.
-pub async fn token_visitor(store: &Store, now: i64, token: &str) -> Result<Visitor, ApiError> {
+pub async fn token_visitor(store: &Store, now: i64, token: &str) -> Result<Visitor, UserError> {
     if !token.starts_with(TOKEN_PREFIX) || token.len() > 128 {
-        return Err(unknown_token());
+        return Err(UserError::UnknownToken);
     }
     let hash = hash_token(token);
     let doc = store
         .doc_get(KIND, &hash)
-        .await
-        .map_err(internal)?
-        .ok_or_else(unknown_token)?;
-    let mut body: TokenDoc = serde_json::from_str(&doc.body).map_err(internal)?;
-    let key = doc.owner.clone().ok_or_else(unknown_token)?;
+        .await?
+        .ok_or(UserError::UnknownToken)?;
+    let mut body: TokenDoc = serde_json::from_str(&doc.body).map_err(unreadable)?;
+    let key = doc.owner.clone().ok_or(UserError::UnknownToken)?;
     let (_, account) = load_account(store, &key)
         .await?
         .filter(|(_, a)| !a.deleted)
-        .ok_or_else(unknown_token)?;
+        .ok_or(UserError::UnknownToken)?;
     if last_used_stale(body.last_used, now) {
         body.last_used = Some(now);
         let doc = Doc {
-            body: serde_json::to_string(&body).map_err(internal)?,
+            body: serde_json::to_string(&body).map_err(unreadable)?,
             ..doc
         };
         // Two requests at once: one write is enough.
@@ -151,11 +146,8 @@ async fn tokens_of(
     store: &Store,
     now: i64,
     key: &str,
-) -> Result<Vec<(String, TokenDoc)>, ApiError> {
-    let docs = store
-        .doc_list(KIND, Some(key), now, 1000)
-        .await
-        .map_err(ApiError::from)?;
+) -> Result<Vec<(String, TokenDoc)>, UserError> {
+    let docs = store.doc_list(KIND, Some(key), now, 1000).await?;
     Ok(docs
         .into_iter()
         .filter_map(|d| Some((d.id, serde_json::from_str(&d.body).ok()?)))
@@ -168,13 +160,10 @@ impl Users {
         &self,
         key: &str,
         description: &str,
-    ) -> Result<TokenCreated, ApiError> {
-        let description = check_description(description).map_err(ApiError::bad_request)?;
+    ) -> Result<TokenCreated, UserError> {
+        let description = check_description(description).map_err(UserError::BadDescription)?;
         if tokens_of(&self.store, self.clock.now(), key).await?.len() >= TOKENS_PER_ACCOUNT {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                format!("an account holds at most {TOKENS_PER_ACCOUNT} tokens: revoke one"),
-            ));
+            return Err(UserError::TooManyTokens);
         }
         let token = new_token();
         let body = TokenDoc {
@@ -187,12 +176,12 @@ impl Users {
             kind: KIND,
             id: hash_token(&token),
             owner: Some(key.to_string()),
-            body: serde_json::to_string(&body).map_err(internal)?,
+            body: serde_json::to_string(&body).map_err(unreadable)?,
             version: 0,
             created: body.created,
             expires: None,
         };
-        self.store.doc_insert(doc).await.map_err(ApiError::from)?;
+        self.store.doc_insert(doc).await?;
         Ok(TokenCreated {
             id: body.id,
             token,
@@ -202,7 +191,7 @@ impl Users {
     }
 
     /// The tokens of account `key`, oldest first (never the secrets).
-    pub async fn list_tokens(&self, key: &str) -> Result<Vec<TokenInfo>, ApiError> {
+    pub async fn list_tokens(&self, key: &str) -> Result<Vec<TokenInfo>, UserError> {
         Ok(tokens_of(&self.store, self.clock.now(), key)
             .await?
             .into_iter()
@@ -211,18 +200,15 @@ impl Users {
     }
 
     /// Revoke token `id` of account `key`: it signs nothing from now on.
-    pub async fn revoke_token(&self, key: &str, id: &str) -> Result<(), ApiError> {
+    pub async fn revoke_token(&self, key: &str, id: &str) -> Result<(), UserError> {
         let found = tokens_of(&self.store, self.clock.now(), key)
             .await?
             .into_iter()
             .find(|(_, t)| t.id == id);
         let Some((hash, _)) = found else {
-            return Err(ApiError::not_found(format!("no token `{id}`")));
+            return Err(UserError::NoToken(id.to_string()));
         };
-        self.store
-            .doc_delete(KIND, &hash)
-            .await
-            .map_err(ApiError::from)?;
+        self.store.doc_delete(KIND, &hash).await?;
         self.revoke(Revoked::Token(id.to_string())).await;
         Ok(())
     }

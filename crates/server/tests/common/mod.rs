@@ -6,6 +6,21 @@
 #[path = "../race/mod.rs"]
 pub mod race;
 
+pub mod browser;
+pub mod client;
+pub mod live;
+
+// Each test file uses some of these.
+#[allow(unused_imports)]
+pub use browser::{met, Browser};
+#[allow(unused_imports)]
+pub use client::{
+    ai, api, days, human, invite, realtime, seated, seeded, seek, status_of, Call, Client, Refusal,
+    ViewExt,
+};
+#[allow(unused_imports)]
+pub use live::{connect, live, published, published_until, serve, spectate, Live, Watch, Ws};
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -147,55 +162,60 @@ pub async fn fresh_database(url: &str, key: &str) -> String {
 
 impl Server {
     pub async fn call(&self, method: &str, path: &str, body: Value) -> (StatusCode, Value) {
-        let body = if body.is_null() {
-            Body::empty()
-        } else {
-            Body::from(body.to_string())
-        };
+        let (status, _, value) = self.call_full(method, path, body).await;
+        (status, value)
+    }
+
+    /// Send a request without a session; the status, headers and body
+    /// (JSON, or a string where it is not JSON).
+    pub async fn call_full(
+        &self,
+        method: &str,
+        path: &str,
+        body: Value,
+    ) -> (StatusCode, axum::http::HeaderMap, Value) {
+        let body = json_body(&body);
         let req = Request::builder()
             .method(method)
             .uri(path)
             .header("content-type", "application/json")
             .body(body)
             .expect("request");
+        self.respond(req).await
+    }
+
+    /// The router's answer to `req`: status, headers and body (JSON, or a
+    /// string where it is not JSON).
+    pub async fn respond(&self, req: Request<Body>) -> (StatusCode, axum::http::HeaderMap, Value) {
         let res = self.router.clone().oneshot(req).await.expect("response");
         let status = res.status();
+        let headers = res.headers().clone();
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
         let value = serde_json::from_slice(&bytes)
             .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
-        (status, value)
+        (status, headers, value)
     }
+    /// GET `path` as JSON, which must succeed (for answers the typed client
+    /// does not read: see `client.rs`).
     pub async fn get(&self, path: &str) -> Value {
         let (status, v) = self.call("GET", path, Value::Null).await;
         assert_eq!(status, StatusCode::OK, "{path}: {v}");
         v
     }
+    /// POST `body` to `path` as JSON, which must succeed.
     pub async fn post(&self, path: &str, body: Value) -> Value {
         let (status, v) = self.call("POST", path, body).await;
         assert_eq!(status, StatusCode::OK, "{path}: {v}");
         v
     }
-    pub async fn create(&self, body: Value) -> (String, Vec<String>) {
-        let v = self.post("/api/games", body).await;
-        let tokens = v["tokens"]
-            .as_array()
-            .expect("tokens")
-            .iter()
-            .map(|t| t["token"].as_str().expect("token").to_string())
-            .collect();
-        (v["id"].as_str().expect("id").to_string(), tokens)
-    }
-    /// Wait until the AI has played and a human (or nobody) is to move.
-    pub async fn settled(&self, id: &str) -> Value {
-        let what = format!("the AI to move in {id}");
-        poll(&what, Duration::from_millis(5), || async {
-            let s = self.get(&format!("/api/games/{id}")).await;
-            let st = &s["state"];
-            let ai_turn = st["turn"]["kind"] == "player"
-                && st["players"][st["turn"]["seat"].as_u64().unwrap_or(0) as usize]["kind"] == "ai";
-            (!ai_turn && st["thinking"] == false).then_some(s)
-        })
-        .await
+}
+
+/// A request body of `body`: none for `Null`.
+pub fn json_body(body: &Value) -> Body {
+    if body.is_null() {
+        Body::empty()
+    } else {
+        Body::from(body.to_string())
     }
 }
 
@@ -210,212 +230,42 @@ pub async fn poll<T, Fut>(what: &str, every: Duration, mut check: impl FnMut() -
 where
     Fut: std::future::Future<Output = Option<T>>,
 {
-    let until = std::time::Instant::now() + POLL_LIMIT;
+    let mut waiting = Waiting::new(what, every);
     loop {
         if let Some(answer) = check().await {
             return answer;
         }
+        waiting.tick().await;
+    }
+}
+
+/// [`poll`] written as a loop, for checks that need `&mut` state (a
+/// browser): `tick` between tries, which panics past [`POLL_LIMIT`].
+pub struct Waiting<'a> {
+    what: &'a str,
+    every: Duration,
+    until: std::time::Instant,
+}
+
+impl<'a> Waiting<'a> {
+    pub fn new(what: &'a str, every: Duration) -> Self {
+        let until = std::time::Instant::now() + POLL_LIMIT;
+        Waiting { what, every, until }
+    }
+
+    /// Give up after `limit` rather than [`POLL_LIMIT`].
+    pub fn within(mut self, limit: Duration) -> Self {
+        self.until = std::time::Instant::now() + limit;
+        self
+    }
+
+    /// Wait before the next try; panics if `what` is overdue.
+    pub async fn tick(&mut self) {
+        let what = self.what;
         assert!(
-            std::time::Instant::now() < until,
-            "{what}: not within {POLL_LIMIT:?}"
+            std::time::Instant::now() < self.until,
+            "{what}: not in time"
         );
-        tokio::time::sleep(every).await;
+        tokio::time::sleep(self.every).await;
     }
-}
-
-pub fn ply(s: &Value) -> u64 {
-    s["state"]["ply"].as_u64().expect("ply")
-}
-
-/// A browser: keeps the session cookie and sends its pages' Origin, from
-/// its own address.
-pub struct Browser<'a> {
-    pub srv: &'a Server,
-    pub cookie: Option<String>,
-    /// The device cookie (`tabula_device`): set once this browser signed in.
-    pub device: Option<String>,
-    pub origin: Option<String>,
-    pub address: std::net::SocketAddr,
-}
-
-impl<'a> Browser<'a> {
-    pub fn new(srv: &'a Server, n: u8) -> Browser<'a> {
-        Browser {
-            srv,
-            cookie: None,
-            device: None,
-            origin: Some("http://tabula.test".into()),
-            address: std::net::SocketAddr::from(([10, 0, 0, n], 5000)),
-        }
-    }
-
-    /// Send a request; remember a cookie the server sets.
-    pub async fn call(&mut self, method: &str, path: &str, body: Value) -> (StatusCode, Value) {
-        let (status, headers, value) = self.call_full(method, path, body).await;
-        let _ = headers;
-        (status, value)
-    }
-
-    pub async fn call_full(
-        &mut self,
-        method: &str,
-        path: &str,
-        body: Value,
-    ) -> (StatusCode, axum::http::HeaderMap, Value) {
-        let body = if body.is_null() {
-            Body::empty()
-        } else {
-            Body::from(body.to_string())
-        };
-        let mut req = Request::builder()
-            .method(method)
-            .uri(path)
-            .header("host", "tabula.test")
-            .header("content-type", "application/json");
-        if let Some(o) = &self.origin {
-            req = req.header("origin", o.as_str());
-        }
-        let cookies: Vec<String> = [
-            ("tabula_session", &self.cookie),
-            ("tabula_device", &self.device),
-        ]
-        .into_iter()
-        .filter_map(|(name, value)| value.as_ref().map(|v| format!("{name}={v}")))
-        .collect();
-        if !cookies.is_empty() {
-            req = req.header("cookie", cookies.join("; "));
-        }
-        let mut req = req.body(body).expect("request");
-        req.extensions_mut()
-            .insert(axum::extract::ConnectInfo(self.address));
-        let res = self
-            .srv
-            .router
-            .clone()
-            .oneshot(req)
-            .await
-            .expect("response");
-        let status = res.status();
-        let headers = res.headers().clone();
-        for set in headers
-            .get_all("set-cookie")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-        {
-            let (name, value) = set
-                .split(';')
-                .next()
-                .and_then(|kv| kv.split_once('='))
-                .unwrap_or_default();
-            let value = (!value.is_empty()).then(|| value.to_string());
-            match name {
-                "tabula_device" => self.device = value,
-                _ => self.cookie = value,
-            }
-        }
-        let bytes = res.into_body().collect().await.expect("body").to_bytes();
-        let value = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
-        (status, headers, value)
-    }
-
-    /// Expect `status`; the answer.
-    pub async fn expect(
-        &mut self,
-        status: StatusCode,
-        method: &str,
-        path: &str,
-        body: Value,
-    ) -> Value {
-        let (st, v) = self.call(method, path, body.clone()).await;
-        assert_eq!(st, status, "{method} {path} {body}: {v}");
-        v
-    }
-
-    pub async fn sign_up(&mut self, name: &str) -> Value {
-        self.expect(
-            StatusCode::CREATED,
-            "POST",
-            "/api/account",
-            serde_json::json!({"username": name, "password": "a good password"}),
-        )
-        .await
-    }
-
-    /// Sign in to the account `sign_up` made.
-    pub async fn sign_in(&mut self, name: &str) -> Value {
-        self.expect(
-            StatusCode::OK,
-            "POST",
-            "/api/login",
-            serde_json::json!({"username": name, "password": "a good password"}),
-        )
-        .await
-    }
-
-    /// Post seek `body`; its id.
-    pub async fn post_seek(&mut self, body: Value) -> String {
-        let seek = self
-            .expect(StatusCode::OK, "POST", "/api/seeks", body)
-            .await;
-        seek["id"].as_str().expect("a seek id").to_string()
-    }
-
-    /// Take a seat of seek `sid`, filling it; the game's id.
-    pub async fn accept_seek(&mut self, sid: &str) -> String {
-        let path = format!("/api/seeks/{sid}/accept");
-        let accepted = self
-            .expect(StatusCode::OK, "POST", &path, Value::Null)
-            .await;
-        accepted["game"]
-            .as_str()
-            .expect("the game starts")
-            .to_string()
-    }
-
-    /// Open a guest session.
-    pub async fn guest(&mut self) {
-        self.expect(StatusCode::OK, "POST", "/api/session", Value::Null)
-            .await;
-    }
-}
-
-/// A client WebSocket.
-pub type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// Serve `srv` on a free loopback port (WebSockets need a real socket).
-pub async fn serve(srv: &Server) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let router = srv.router.clone();
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    addr
-}
-
-/// A live channel at `path` of the server at `addr`, opened by a browser
-/// holding session `cookie` on a page of `origin`.
-pub async fn connect(addr: std::net::SocketAddr, path: &str, cookie: &str, origin: &str) -> Ws {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    let mut req = format!("ws://{addr}{path}")
-        .into_client_request()
-        .expect("request");
-    let headers = req.headers_mut();
-    let cookie = format!("tabula_session={cookie}");
-    headers.insert("cookie", cookie.parse().expect("header"));
-    headers.insert("origin", origin.parse().expect("header"));
-    let (ws, _) = tokio_tungstenite::connect_async(req)
-        .await
-        .expect("connect");
-    ws
-}
-
-/// A live channel at `path` (a WebSocket) opened by a browser holding
-/// session `cookie`, from a page of the server (one started for it on a
-/// loopback port).
-pub async fn live(srv: &Server, cookie: &str, path: &str) -> Ws {
-    let addr = serve(srv).await;
-    connect(addr, path, cookie, &format!("http://{addr}")).await
 }
