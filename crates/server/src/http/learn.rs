@@ -145,7 +145,7 @@ async fn lines(
             )
         });
     }
-    crate::guard::count(&app.limits.hints_address, &addr)?;
+    app.limits.hints_address.count(&addr)?;
     let registry = app.rounds.registry.clone();
     let answer = blocking(&app, &addr, move || {
         let (game, _) = tabula_learn::replay::reach(
