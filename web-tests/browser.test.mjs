@@ -1683,7 +1683,28 @@ test('the end of a three-player game lights only the last move, live and after a
   }
 });
 
-test('a finished game is analysed on a phone: the chart, a blunder clicked shows the better move on the board', { skip: !has('dragonchess') }, async () => {
+/**
+ * Play one move on the analysis board by clicking: the first piece with a
+ * target on the level shown, or (a phone's Dragonchess) on the level its
+ * tab marks with a dot.
+ */
+async function playOnAnalysisBoard(page) {
+  const pieces = page.locator('.analysis-board svg.board .cell.from');
+  const n = await pieces.count();
+  for (let i = 0; i < n; i++) {
+    await pieces.nth(i).click();
+    if (await page.locator('svg.board .cell.target').count()) break;
+    const dot = page.locator('.level-tabs button.targets');
+    if (await dot.count()) { await dot.first().click(); break; }
+  }
+  await page.locator('svg.board .cell.target').first().click();
+  const chooser = page.locator('dialog.chooser[open] button[data-i="0"]');
+  if (await chooser.count()) await chooser.click();
+}
+
+const boardData = (page, key) => page.$eval('.analysis-board', (s, k) => s.dataset[k], key);
+
+test('a finished game is analysed on a phone: the chart, a blunder clicked shows the better move on the board, and the analysis board opens at that ply, moves, and comes back from its link', { skip: !has('dragonchess') }, async () => {
   // Two people play through the API (a fixed pick among the legal moves), then one resigns.
   const created = await post('/api/games', { spec: 'dragonchess', seats: [{ type: 'human' }, { type: 'human' }] });
   const token = Object.fromEntries(created.tokens.map((s) => [s.seat, s.token]));
@@ -1713,6 +1734,77 @@ test('a finished game is analysed on a phone: the chart, a blunder clicked shows
   await page.waitForSelector('svg.board .hint');
   assert.match(await page.textContent('.analysis-summary'), /accuracy/);
   await page.screenshot({ path: path.join(SHOTS, 'analysis-phone.png'), fullPage: true });
+  assert.deepEqual(await axeViolations(page), []);
+
+  // The analysis board at that ply: the position before the blunder, the engine's lines.
+  const game = await (await fetch(`${BASE}/api/games/${created.id}`)).json();
+  const shown = at === 0 ? game.start : game.history[at - 1].pos;
+  await page.click('[data-act="board"]');
+  await page.waitForSelector('.analysis-board[data-lines="ready"]', { timeout: 60000 });
+  assert.equal(await boardData(page, 'position'), shown, 'the ply shown in the replay');
+  const lines = () => page.locator('.lines li button[data-action]').allTextContents();
+  const first = await lines();
+  assert.ok(first.length >= 1, 'the engine names its moves');
+  const legal = async (position) => (await post('/api/position', { spec: 'dragonchess', position })).legal;
+  for (const a of first) assert.ok((await legal(shown)).includes(a), `${a} is legal where it is proposed`);
+  const verdicts = Object.values(en.hint.verdict);
+  for (const w of await page.locator('.lines .words').allTextContents()) assert.ok(verdicts.includes(w), w);
+  await page.waitForSelector('.analysis-board svg.board .hint, .analysis-board .level-tabs');
+  // A move for the side to move: the board and the lines follow it.
+  await playOnAnalysisBoard(page);
+  await page.waitForSelector('.analysis-board[data-lines="ready"][data-lines-ply="1"]', { timeout: 60000 });
+  const after = await boardData(page, 'position');
+  assert.notEqual(after, shown);
+  for (const a of await lines()) assert.ok((await legal(after)).includes(a), `${a} is a move of the new side to move`);
+  assert.match(await page.textContent('.plyinfo'), /\b1\b/);
+  // Back one move, forward again (by its key): the same positions.
+  await page.click('.analysis-board [data-nav="prev"]');
+  await page.waitForFunction((p) => document.querySelector('.analysis-board').dataset.position === p, shown);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((p) => document.querySelector('.analysis-board').dataset.position === p, after);
+  await page.screenshot({ path: path.join(SHOTS, 'analysis-board-phone.png'), fullPage: true });
+  assert.deepEqual(await axeViolations(page), []);
+  // The share link restores the board, its move included.
+  const link = await page.inputValue('.analysis-board input.share');
+  await page.goto('about:blank');
+  await page.goto(link);
+  await page.waitForSelector('.analysis-board[data-lines="ready"]', { timeout: 60000 });
+  assert.equal(await boardData(page, 'position'), after);
+  assert.equal(await boardData(page, 'ply'), '1');
+  await page.click('.analysis-board [data-nav="first"]');
+  await page.waitForFunction((p) => document.querySelector('.analysis-board').dataset.position === p, shown);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the analysis board in French on a phone: a pasted position, a bad one refused in French, Stelpur\'s roll picked before its lines', { skip: (!has('gildervaik') || !has('stelpur')) && 'needs gildervaik and stelpur' }, async () => {
+  const { context, page, errors } = await frenchPage('phone');
+  await page.goto(`${BASE}/#/analysis/gildervaik?spec=${encodeURIComponent('gildervaik(mode=warrior)')}`);
+  await page.waitForSelector('.analysis-board[data-lines="ready"]', { timeout: 60000 });
+  const pasted = 'A:e5,e3 B:f6,j19 C:j1,j3 / A';
+  const canonical = (await post('/api/position', { spec: 'gildervaik(mode=warrior)', position: pasted })).position;
+  await page.fill('.setup textarea', pasted);
+  await page.click('.setup button[type="submit"]');
+  await page.waitForFunction((p) => document.querySelector('.analysis-board').dataset.position === p, canonical);
+  await page.waitForSelector('.analysis-board[data-lines="ready"][data-lines-ply="0"]', { timeout: 60000 });
+  assert.ok((await page.textContent('.lines-status')).startsWith(fr.analysis.board.linesFor.split('{{')[0]));
+  const verdicts = Object.values(fr.hint.verdict);
+  for (const w of await page.locator('.lines .words').allTextContents()) assert.ok(verdicts.includes(w), w);
+  await page.screenshot({ path: path.join(SHOTS, 'analysis-board-fr-phone.png'), fullPage: true });
+  assert.deepEqual(await axeViolations(page), []);
+  await page.fill('.setup textarea', 'xx');
+  await page.click('.setup button[type="submit"]');
+  await page.waitForSelector('.analysis-board .verdict.refused');
+  assert.ok((await page.textContent('.verdict')).startsWith(fr.errors.bad_position.split('{{')[0]));
+  assert.equal(await boardData(page, 'position'), canonical, 'a refused position changes nothing');
+  // Ad Elta Stelpur opens on a roll: no lines until the player picks one.
+  await page.goto(`${BASE}/#/analysis/stelpur`);
+  await page.waitForSelector('.analysis-board[data-lines="chance"]');
+  assert.equal(await page.textContent('.lines-status'), fr.analysis.board.noLinesRoll);
+  await page.locator('.analysis-board .buttons button').first().click();
+  await page.waitForSelector('.analysis-board[data-lines="ready"][data-lines-ply="1"]', { timeout: 60000 });
+  assert.ok(await page.locator('.lines li').count() >= 1);
+  await page.screenshot({ path: path.join(SHOTS, 'analysis-board-stelpur-fr-phone.png'), fullPage: true });
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(errors, []);
   await context.close();

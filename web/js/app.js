@@ -8,6 +8,7 @@
 //   #/@/<name>         a player's profile
 //   #/tournaments, #/tournament/<id>  tournaments; one's standings and pairings
 //   #/learn[/<game>[/<id>]], #/puzzles/<game>  lessons and puzzles (learn.js)
+//   #/analysis/<game>?position=..  the analysis board (analysisboard.js)
 import { api, knownGames, playerName, setPlayerName, rememberSeat, whoAmI } from './api.js';
 import { LobbyPage } from './lobby.js';
 import { TournamentsPage, TournamentPage } from './tournament.js';
@@ -20,6 +21,7 @@ import { boards } from './boards/index.js';
 import { drawRunes } from './boards/stelpur.js';
 import { GamePage } from './game.js';
 import { learnHome, LessonPage, PuzzlePage } from './learn.js';
+import { AnalysisBoardPage } from './analysisboard.js';
 import { optionFields, wireOptions, specFrom } from './options.js';
 import { esc, levelLabel, gameText, sideLabel } from './util.js';
 import { t, initI18n, translateStatic, language, saveLanguage, LANGUAGES, LANGUAGE_NAMES } from './i18n.js';
@@ -235,6 +237,9 @@ async function route() {
       await page.open();
     } else if (parts[0] === 'puzzles' && parts[1]) {
       page = new PuzzlePage(main, parts[1], toast);
+      await page.open();
+    } else if (parts[0] === 'analysis' && parts[1]) {
+      page = new AnalysisBoardPage(main, decodeURIComponent(parts[1]), query, toast);
       await page.open();
     }
     else if (parts[0] === 'game' && parts[1]) {

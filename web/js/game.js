@@ -4,9 +4,10 @@ import { api, mySeats, invites, rememberSeat, forgetSeat, playerName, refusal, r
 import { BoardView } from './board.js';
 import { boardFor } from './boards/index.js';
 import { sounds } from './sound.js';
-import { esc, levelLabel, gameText, sideLabel } from './util.js';
+import { esc, levelLabel, gameText, sideLabel, replayKey } from './util.js';
 import { verdict } from './hint.js';
 import { chart, summary, MARKS } from './analysis.js';
+import { boardLink } from './analysisboard.js';
 import { t, hasKey, translateStatic } from './i18n.js';
 import { ChatPanel } from './chat.js';
 import { Clocks } from './clock.js';
@@ -352,6 +353,7 @@ export class GamePage {
   async control(act) {
     const id = this.id;
     if (act === 'analyse') { this.loadAnalysis(true); return; }
+    if (act === 'board') { location.hash = boardLink(this.g.spec, this.frame().pos); return; }
     try {
       if (act === 'flip') {
         if (this.g.num_players > 2) this.turn = (this.zoneTurn() + 1) % this.g.num_players;
@@ -448,9 +450,8 @@ export class GamePage {
   }
 
   key(e) {
-    if (e.target.closest?.('input, textarea, select')) return;
-    const map = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' };
-    if (map[e.key] && !e.target.closest?.('[data-key]')) { e.preventDefault(); this.nav(map[e.key]); }
+    const step = replayKey(e);
+    if (step) { e.preventDefault(); this.nav(step); }
   }
 
   sideName(seat) {
@@ -801,6 +802,10 @@ export class GamePage {
       if (g.num_players === 2) ctl.push(['claimdraw', t('controls.claimDraw')]);
     }
     if ((s.result || s.imported) && !this.analysis && !this.analysisWait) ctl.push(['analyse', t('controls.analyse')]);
+    // The shown position on the analysis board: once the game is over, or
+    // where the engine's help is allowed anyway (hints), not to a player
+    // mid-game.
+    if (s.result || s.imported || s.hints) ctl.push(['board', t('analysis.board.open')]);
     ctl.push(['flip', t('controls.flip')]);
     if (this.module.zoomable && narrow.matches) ctl.push(['zoom', this.zoom ? t('controls.zoomOut') : t('controls.zoomIn')]);
     this.el('.controls').innerHTML = ctl.map(([a, text]) => `<button type="button" data-act="${a}">${esc(text)}</button>`).join('');

@@ -52,13 +52,13 @@ const stars = (n) => `<span class="stars" role="img" aria-label="${esc(t('learn.
 
 let sides = null;
 /** Each game's side names (`Gold`, `A`…), from the catalog, once. */
-async function sidesOf(game) {
+export async function sidesOf(game) {
   sides = sides || Object.fromEntries((await api('/api/catalog')).games.map((g) => [g.name, g.sides]));
   return sides[game] || [];
 }
 
 /** The title of a game in the page's language. */
-const title = (game) => gameText(game, 'title', game);
+export const title = (game) => gameText(game, 'title', game);
 
 /** `#/learn`: each game with its lessons and puzzles. */
 export async function learnHome(main, toast) {
@@ -127,10 +127,11 @@ function wireGuided(el, toast) {
 }
 
 /** Level tabs for Dragonchess on a phone: one level shown at a time. */
-function levelTabs(el, module, shown, onPick) {
+function levelTabs(el, module, shown, onPick, board) {
   if (!module.levels || !narrow.matches) { el.hidden = true; return; }
   el.hidden = false;
   el.innerHTML = module.levels.map((l) => `<button type="button" role="tab" data-level="${l.n}" aria-selected="${l.n === shown}" class="${l.n === shown ? 'on' : ''}">${l.n} ${esc(l.name)}</button>`).join('');
+  markTargets(el, board);
   el.onclick = (e) => {
     const n = e.target.closest('button')?.dataset.level;
     if (n) onPick(Number(n));
@@ -138,26 +139,46 @@ function levelTabs(el, module, shown, onPick) {
 }
 
 /**
+ * A dot (class `targets`) on the tabs of the levels where the piece
+ * selected on `board` can go: drawn over the tab, so that nothing moves
+ * under the finger between the touch and its click.
+ */
+function markTargets(el, board) {
+  const targets = new Set(board.targets(board.selected).map((m) => m.to[0]));
+  for (const b of el.querySelectorAll('button[data-level]')) b.classList.toggle('targets', targets.has(b.dataset.level));
+}
+
+/**
  * One board for an exercise: the position and legal actions of a replay
  * state, the actions that have no cell as buttons, level tabs on a phone.
+ * The analysis board uses it too, from whichever side is to move: there
+ * `flip` fixes the board's side and `you` words the line over the board.
  */
-class Exercise {
-  constructor(section, game, onPlay, names) {
+export class Exercise {
+  constructor(section, game, onPlay, names, { flip = null, you = (side) => t('learn.youPlay', { side }) } = {}) {
     this.section = section;
     this.game = game;
     this.names = names;
+    this.flip = flip;
+    this.you = you;
     this.module = boards[game];
     this.level = 2;
     this.board = new BoardView(section.querySelector('.board-host'), this.module, onPlay);
     this.onPlay = onPlay;
+    section.querySelector('.board-host').addEventListener('selectionchange', () => markTargets(section.querySelector('.level-tabs'), this.board));
     section.querySelector('.buttons').addEventListener('click', (e) => {
       const a = e.target.closest('button')?.dataset.action;
       if (a) onPlay(a);
     });
   }
 
-  /** Show `state` (a replay) from `seat`'s side; `steps` slide in; `over`: nothing more to play. */
-  show(state, seat, steps = [], over = false) {
+  /**
+   * Show `state` (a replay) from `seat`'s side; `steps` slide in and are
+   * marked as the last move (`marked`, when that differs: the analysis
+   * board marks the move that led here, sliding or not); `over`: nothing
+   * more to play.
+   */
+  show(state, seat, steps = [], over = false, marked = steps) {
     const mine = !over && state.to_move === seat ? state.legal : [];
     // On a phone, the level where a piece can move first.
     if (this.module.levels && steps.length === 0) {
@@ -169,18 +190,18 @@ class Exercise {
       this.board.show({
         pos: state.position,
         legal: mine,
-        last: steps.map((s) => s.action),
+        last: marked.map((s) => s.action),
         check: !!last?.facts?.check,
-        view: { flip: seat === 1, level: this.module.levels && narrow.matches ? this.level : 0, narrow: narrow.matches, turn: seat },
+        view: { flip: this.flip ?? seat === 1, level: this.module.levels && narrow.matches ? this.level : 0, narrow: narrow.matches, turn: seat },
         steps: steps.map((s) => s.action),
       });
-      levelTabs(this.section.querySelector('.level-tabs'), this.module, this.level, (n) => { this.level = n; render(); });
+      levelTabs(this.section.querySelector('.level-tabs'), this.module, this.level, (n) => { this.level = n; render(); }, this.board);
     };
     render();
     let model = null;
     try { model = this.module.parse(state.position); } catch { /* drawn as is */ }
     const sideOf = (i) => sideLabel(this.game, this.names[i] || String(i + 1));
-    this.section.querySelector('.you').textContent = t('learn.youPlay', { side: sideOf(seat) });
+    this.section.querySelector('.you').textContent = seat === null ? '' : this.you(sideOf(seat));
     this.section.querySelector('.extra').innerHTML = model ? this.module.extra(model, state.spec, sideOf) : '';
     const free = mine.filter((a) => !this.module.locate(a));
     this.section.querySelector('.buttons').innerHTML = free.length > 12 ? '' : free
@@ -197,7 +218,7 @@ function say(section, html, kind) {
 }
 
 /** The skeleton of an exercise page. */
-function exerciseHtml({ kind, game, crumbs, heading, text }) {
+export function exerciseHtml({ kind, game, crumbs, heading, text }) {
   return `
     <section class="learn ${kind}${boards[game]?.wide ? ' wide' : ''}" data-game="${esc(game)}">
       <p class="crumbs">${crumbs}</p>

@@ -18,3 +18,12 @@ export function gameText(game, path, fallback) {
 
 /** A side's name (`Gold`, `South`) in the user's language. */
 export const sideLabel = (game, side) => gameText(game, `sides.${side}`, side);
+
+/**
+ * The replay step a key asks for (`prev`, `next`, `first`, `last`), or
+ * null: never while typing, nor on a board's cell (whose arrows move).
+ */
+export function replayKey(e) {
+  if (e.target.closest?.('input, textarea, select, [data-key]')) return null;
+  return { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[e.key] ?? null;
+}

@@ -110,6 +110,19 @@ pub fn replay(
     position: Option<&str>,
     actions: &[String],
 ) -> Result<Replayed, Error> {
+    let (game, steps) = reach(registry, spec, position, actions)?;
+    Ok(describe(game.as_ref(), steps))
+}
+
+/// The game `actions` lead to from `position`, and their steps: what
+/// [`replay`] describes, kept as a game for callers that search it (the
+/// analysis board's engine lines).
+pub fn reach(
+    registry: &Registry,
+    spec: &str,
+    position: Option<&str>,
+    actions: &[String],
+) -> Result<(Box<dyn AnyGame>, Vec<Step>), Error> {
     check_bounds(spec, position, actions)?;
     let mut game = registry.create(spec, position)?;
     let mut steps = Vec::with_capacity(actions.len());
@@ -118,7 +131,7 @@ pub fn replay(
             .map_err(|e| Error::new(e.kind, format!("action {i} `{action}`: {}", e.message)))?;
         steps.push(step);
     }
-    Ok(describe(game.as_ref(), steps))
+    Ok((game, steps))
 }
 
 #[cfg(test)]

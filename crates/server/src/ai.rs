@@ -34,11 +34,31 @@ pub fn choose(game: &dyn AnyGame, level: AiLevel, seed: u64) -> Result<Pick, Err
 
 /// The best moves for the player to move, for a hint.
 pub fn hint(game: &dyn AnyGame, seed: u64) -> Result<Pick, Error> {
-    let limits = Limits {
-        multipv: Some(HINT_LINES),
+    choose_within(game, AiLevel::STRONGEST, seed, &hint_limits(HINT_LINES))
+}
+
+/// A hint's search valuing `lines` moves exactly.
+fn hint_limits(lines: usize) -> Limits {
+    Limits {
+        multipv: Some(lines),
         ..Limits::time(HINT_TIME)
-    };
-    choose_within(game, AiLevel::STRONGEST, seed, &limits)
+    }
+}
+
+/// Most lines the analysis board may ask for (`POST /api/position/lines`):
+/// each one more valued exactly slows the search down.
+pub const MAX_LINES: usize = 5;
+
+/// The engine's best `lines` moves (at most [`MAX_LINES`]) for the player
+/// to move, with the principal line of the best: a hint's search (same
+/// level and time), whose agent errors are the caller's to say, not
+/// hidden behind a random move as a seat's would be.
+pub fn lines(game: &dyn AnyGame, seed: u64, lines: usize) -> Result<tabula_ai::Choice, Error> {
+    let lines = lines.clamp(1, MAX_LINES);
+    let mut agent = tabula_games::make_agent(game, AiLevel::STRONGEST, seed)?;
+    let mut choice = agent.choose(game, &hint_limits(lines))?;
+    choice.ranked.truncate(choice.exact.clamp(1, lines));
+    Ok(choice)
 }
 
 fn choose_within(

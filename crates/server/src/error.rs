@@ -164,14 +164,7 @@ pub fn code_of(e: &RoundError) -> (&'static str, Vec<(&'static str, String)>) {
                 ErrorKind::Illegal => "illegal_move",
                 ErrorKind::Record => "bad_record",
             };
-            // The rules' own words, in English, and their reason's code
-            // with its values, for clients that word it themselves.
-            let mut vars = vec![("detail", e.message.clone())];
-            if let Some(why) = &e.reason {
-                vars.push(("reason", why.code.to_string()));
-                vars.extend(why.vars.iter().cloned());
-            }
-            return (code, vars);
+            return (code, rules_vars(e));
         }
         RoundError::BadRequest(_) => "bad_request",
         RoundError::AiSeat => "ai_seat",
@@ -513,6 +506,18 @@ impl IntoResponse for ApiError {
         }
         res
     }
+}
+
+/// The values of a refusal by the rules: their own words, in English, and
+/// their reason's code with its values, for clients that word it
+/// themselves.
+pub(crate) fn rules_vars(e: &tabula_core::Error) -> Vec<(&'static str, String)> {
+    let mut vars = vec![("detail", e.message.clone())];
+    if let Some(why) = &e.reason {
+        vars.push(("reason", why.code.to_string()));
+        vars.extend(why.vars.iter().cloned());
+    }
+    vars
 }
 
 #[cfg(test)]

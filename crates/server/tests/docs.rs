@@ -6,7 +6,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use tabula_server::bot::{BotEvent, GameEvent, NewToken, TokenCreated, TokenInfo};
-use tabula_server::learn::{LessonCheck, LessonList, PositionRequest, PuzzleAnswer, PuzzleCheck};
+use tabula_server::learn::{
+    LessonCheck, LessonList, Lines, LinesRequest, PositionRequest, PuzzleAnswer, PuzzleCheck,
+};
 use tabula_server::protocol::*;
 
 /// Parse `json` as `T`, write it back, and compare (numbers and key order
@@ -90,6 +92,8 @@ fn check(type_name: &str, json: &str) -> Result<(), String> {
         "TournamentView" => round_trip::<TournamentView>(json),
         "PositionRequest" => round_trip::<PositionRequest>(json),
         "Replayed" => round_trip::<tabula_learn::Replayed>(json),
+        "LinesRequest" => round_trip::<LinesRequest>(json),
+        "Lines" => round_trip::<Lines>(json),
         "LessonList" => round_trip::<LessonList>(json),
         "LessonCheck" => round_trip::<LessonCheck>(json),
         "Run" => round_trip::<tabula_learn::Run>(json),

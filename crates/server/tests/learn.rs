@@ -323,3 +323,183 @@ async fn engine_checks_are_limited_per_address() {
     bob.send(position(&phylde)).await;
     remove_db(&db);
 }
+
+/// The analysis board's lines: the engine's best moves valued for the
+/// mover, the best with its line, in a two-player and a three-player game;
+/// a Stelpur position waiting for its roll says so and has none until a
+/// roll is played.
+#[tokio::test]
+async fn engine_lines_rank_moves_with_values_and_say_when_the_dice_are_to_roll() {
+    let (srv, db) = server("learn-lines").await;
+    let v = srv
+        .post(
+            "/api/position/lines",
+            json!({"spec": "dragonchess", "lines": 2}),
+        )
+        .await;
+    assert_eq!(
+        (v["turn"].as_str(), v["to_move"].as_u64()),
+        (Some("player"), Some(0))
+    );
+    assert_eq!(v["players"], 2);
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{v}");
+    let value = |l: &Value| l["value"].as_f64().unwrap();
+    assert!(lines.iter().all(|l| (0.0..=1.0).contains(&value(l))), "{v}");
+    assert!(value(&lines[0]) >= value(&lines[1]), "best first: {v}");
+    assert_eq!(
+        lines[0]["pv"][0], lines[0]["action"],
+        "the best move's line starts with it"
+    );
+    let legal = srv
+        .post("/api/position", json!({"spec": "dragonchess"}))
+        .await["legal"]
+        .clone();
+    let legal = legal.as_array().unwrap();
+    assert!(lines.iter().all(|l| legal.contains(&l["action"])), "{v}");
+
+    // Gildervaik warrior, from a pasted position and an action played on it.
+    let v = srv
+        .post(
+            "/api/position/lines",
+            json!({"spec": "gildervaik(mode=warrior)", "position": "A:e5,e3 B:f6,j19 C:j1,j3 / A", "actions": ["e5xf7"]}),
+        )
+        .await;
+    assert_eq!(
+        (v["to_move"].as_u64(), v["players"].as_u64()),
+        (Some(1), Some(3))
+    );
+    assert_eq!(v["lines"][0]["action"], "j19-j18", "B's only move: {v}");
+
+    // Phylde: the first action of a turn of up to five.
+    let v = srv
+        .post("/api/position/lines", json!({"spec": "phylde", "lines": 1}))
+        .await;
+    assert_eq!(v["lines"].as_array().map(Vec::len), Some(1), "{v}");
+
+    let v = srv
+        .post("/api/position/lines", json!({"spec": "stelpur"}))
+        .await;
+    assert_eq!(v["turn"], "chance", "{v}");
+    assert_eq!(v["lines"], json!([]));
+    let roll = srv.post("/api/position", json!({"spec": "stelpur"})).await["chance"][0][0].clone();
+    let v = srv
+        .post(
+            "/api/position/lines",
+            json!({"spec": "stelpur", "actions": [roll]}),
+        )
+        .await;
+    assert_eq!(v["turn"], "player", "{v}");
+    assert!(!v["lines"].as_array().unwrap().is_empty(), "{v}");
+    remove_db(&db);
+}
+
+/// Bad requests for lines are refused with a code the web app words, before
+/// any search; an instance computing no AI says so instead of searching.
+#[tokio::test]
+async fn engine_lines_refuse_bad_input_with_a_code_and_an_instance_without_ai_says_so() {
+    let (srv, db) = server("learn-lines-bad").await;
+    let refused = [
+        (
+            json!({"spec": "phylde", "lines": 0}),
+            StatusCode::BAD_REQUEST,
+            "bad_lines",
+        ),
+        (
+            json!({"spec": "phylde", "lines": 6}),
+            StatusCode::BAD_REQUEST,
+            "bad_lines",
+        ),
+        (
+            json!({"spec": "nogame"}),
+            StatusCode::BAD_REQUEST,
+            "bad_spec",
+        ),
+        (
+            json!({"spec": "phylde", "position": "xx"}),
+            StatusCode::BAD_REQUEST,
+            "bad_position",
+        ),
+        (
+            json!({"spec": "phylde", "actions": ["a1-a2"]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ),
+        (
+            json!({"spec": "phylde", "position": "x".repeat(5000)}),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+        ),
+        (
+            json!({"spec": "phylde", "depth": 40}),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            json!({"spec": "phylde", "lines": -1}),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+    ];
+    for (body, status, code) in refused {
+        let (got, v) = srv.call("POST", "/api/position/lines", body.clone()).await;
+        assert_eq!(
+            (got, v["code"].as_str()),
+            (status, Some(code)),
+            "{body}: {v}"
+        );
+    }
+    let (_, v) = srv
+        .call(
+            "POST",
+            "/api/position/lines",
+            json!({"spec": "phylde", "lines": 9}),
+        )
+        .await;
+    assert_eq!(v["vars"]["max"], "5", "the web app names the most: {v}");
+    remove_db(&db);
+
+    let db = temp_db("learn-lines-no-ai");
+    let config = tabula_server::RoundConfig {
+        guard: tabula_server::common::GuardConfig {
+            ai_workers: 0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let srv = common::start_with(tabula_games::registry(), &db, config).await;
+    let (got, v) = srv
+        .call("POST", "/api/position/lines", json!({"spec": "phylde"}))
+        .await;
+    assert_eq!(
+        (got, v["code"].as_str()),
+        (StatusCode::SERVICE_UNAVAILABLE, Some("no_engine")),
+        "{v}"
+    );
+    remove_db(&db);
+}
+
+/// Lines search as long as a hint: an address gets a hint's burst of them,
+/// then waits, while another address does not.
+#[tokio::test]
+async fn engine_lines_are_limited_per_address_as_hints() {
+    let (srv, db) = server("learn-lines-limit").await;
+    // A position waiting for its roll: counted, but nothing to search.
+    let body = json!({"spec": "stelpur"});
+    let mut ann = common::Browser::new(&srv, 1);
+    let mut refused = 0;
+    for _ in 0..45 {
+        let (st, v) = ann.call("POST", "/api/position/lines", body.clone()).await;
+        if st == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(v["code"], "too_many_requests", "{v}");
+            refused += 1;
+        } else {
+            assert_eq!(st, StatusCode::OK, "{v}");
+        }
+    }
+    assert!(refused >= 10, "a flood waits: {refused} of 45 refused");
+    let mut bob = common::Browser::new(&srv, 2);
+    let (st, v) = bob.call("POST", "/api/position/lines", body).await;
+    assert_eq!(st, StatusCode::OK, "another address is not held back: {v}");
+    remove_db(&db);
+}

@@ -4,13 +4,13 @@
 //! engine's own verdicts (`crate::learn::progress`).
 
 use super::{body, visitor_for_change, Answer, ClientAddr};
-use crate::ai::{Class, Full};
+use crate::ai::{self, Class, Full};
 use crate::app::App;
 use crate::error::ApiError;
 use crate::learn::progress::{self, Progress};
 use crate::learn::{
-    LearnGame, LearnOverview, LessonCheck, LessonList, PositionRequest, PuzzleAnswer, PuzzleCheck,
-    PuzzleList, PuzzleView,
+    LearnGame, LearnOverview, LessonCheck, LessonList, Line, Lines, LinesRequest, PositionRequest,
+    PuzzleAnswer, PuzzleCheck, PuzzleList, PuzzleView,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -26,6 +26,7 @@ use tabula_learn::{PuzzleStatus, Replayed, Run};
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/position", post(position))
+        .route("/api/position/lines", post(lines))
         .route("/api/learn", get(overview))
         .route("/api/learn/check", post(check_lesson))
         .route("/api/learn/progress", get(my_progress))
@@ -57,6 +58,7 @@ fn refusal(e: Error) -> ApiError {
     };
     ApiError {
         code,
+        vars: crate::error::rules_vars(&e),
         ..ApiError::new(status, e.message)
     }
 }
@@ -105,6 +107,90 @@ async fn position(
     .await?;
     Ok(Json(replayed))
 }
+
+/// Lines a request gets when it names no number: a hint's three.
+const DEFAULT_LINES: usize = 3;
+
+/// `POST /api/position/lines`: the analysis board's engine lines. Bounded
+/// as every engine check (per address, on the AI pool in the hints' class)
+/// and counted as a hint of its address too, since it searches as long.
+/// An instance without AI threads (`serve --ai-workers 0`) refuses with 503
+/// `no_engine`: its one pool thread serves replays, not searches, and the
+/// workers' hint queue is keyed by a stored game, which a pasted position
+/// is not.
+async fn lines(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    bytes: Bytes,
+) -> Answer<Lines> {
+    let req: LinesRequest = body(&bytes)?;
+    bounded(&req.spec, req.position.as_deref(), &req.actions)?;
+    let wanted = req.lines.unwrap_or(DEFAULT_LINES);
+    if !(1..=ai::MAX_LINES).contains(&wanted) {
+        return Err(ApiError {
+            code: "bad_lines",
+            vars: vec![("max", ai::MAX_LINES.to_string())],
+            ..ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("`lines` is 1 to {}", ai::MAX_LINES),
+            )
+        });
+    }
+    if !app.rounds.computes_ai() {
+        return Err(ApiError {
+            code: "no_engine",
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "this server computes no engine lines",
+            )
+        });
+    }
+    app.limits.hints_address.count(&addr)?;
+    let registry = app.rounds.registry.clone();
+    let answer = blocking(&app, &addr, move || {
+        let (game, _) = tabula_learn::replay::reach(
+            &registry,
+            &req.spec,
+            req.position.as_deref(),
+            &req.actions,
+        )
+        .map_err(refusal)?;
+        let game = game.as_ref();
+        let now = tabula_learn::replay::describe(game, Vec::new());
+        let mut answer = Lines {
+            position: now.position,
+            turn: now.turn,
+            to_move: now.to_move,
+            players: game.num_players(),
+            lines: Vec::new(),
+            depth: None,
+        };
+        if answer.to_move.is_some() {
+            let choice = ai::lines(game, LINES_SEED, wanted).map_err(refusal)?;
+            let mut pv = choice.pv;
+            answer.depth = choice.depth;
+            answer.lines = choice
+                .ranked
+                .into_iter()
+                .map(|(action, value)| {
+                    let pv = if pv.first() == Some(&action) {
+                        std::mem::take(&mut pv)
+                    } else {
+                        Vec::new()
+                    };
+                    Line { action, value, pv }
+                })
+                .collect();
+        }
+        Ok(answer)
+    })
+    .await?;
+    Ok(Json(answer))
+}
+
+/// One seed for every line search: the same position, the same answer
+/// (as near as a timed search gives).
+const LINES_SEED: u64 = 41;
 
 async fn overview() -> Json<LearnOverview> {
     let lib = library();

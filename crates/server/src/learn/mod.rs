@@ -22,6 +22,54 @@ pub struct PositionRequest {
     pub actions: Vec<String>,
 }
 
+/// `POST /api/position/lines`: the engine's best moves where `actions`
+/// lead from `position` (the start when left out), as for
+/// [`PositionRequest`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinesRequest {
+    pub spec: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub actions: Vec<String>,
+    /// How many moves to value exactly, 1 to `crate::ai::MAX_LINES`
+    /// (3 when left out, as a hint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<usize>,
+}
+
+/// The engine's lines in a position: only a player's turn has any (a
+/// chance node waits for its roll, a game over for nobody).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lines {
+    /// The position searched.
+    pub position: String,
+    /// `player`, `chance` or `over`.
+    pub turn: String,
+    /// The seat to move (from 0) when a player is.
+    pub to_move: Option<usize>,
+    /// Seats in the game: a fair share is `1 / players`.
+    pub players: usize,
+    /// Best first, each valued exactly.
+    pub lines: Vec<Line>,
+    /// Deepest completed search iteration, for agents that deepen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+}
+
+/// One move of the engine's lines.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub action: String,
+    /// The mover's expected score in `[0, 1]`, as a hint's.
+    pub value: f32,
+    /// The line the search expects, from this move on: only the best
+    /// move's (the search follows one line).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pv: Vec<String>,
+}
+
 /// One game's lessons and puzzles, counted.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LearnGame {
