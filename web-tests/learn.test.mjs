@@ -192,9 +192,14 @@ test('a Dragonchess mate in 3 on a phone: each right move is answered, then solv
 });
 
 test('a signed-in player finds their stars again in another browser: the server kept them', async () => {
+  // A fresh page opens a guest session of its own (POST /api/session): wait
+  // for it, or its cookie may land after the account's and replace it.
+  const guestSession = (page) => page.waitForResponse((r) => new URL(r.url()).pathname === '/api/session');
   const first = await phone('en-GB', '10.88.2.1');
+  const firstGuest = guestSession(first.page);
   await first.page.goto(`${BASE}/#/learn`);
   await first.page.waitForSelector('.learn-card');
+  await firstGuest;
   const name = `learner${Date.now() % 100000}`;
   const made = await first.page.evaluate(async (n) => (await fetch('/api/account', {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: n, password: 'a good password' }),
@@ -207,7 +212,9 @@ test('a signed-in player finds their stars again in another browser: the server 
   await first.context.close();
   // Another browser, nothing in its storage: signed in, it shows the lesson done.
   const second = await phone('en-GB', '10.88.2.2');
+  const secondGuest = guestSession(second.page);
   await second.page.goto(`${BASE}/#/`);
+  await secondGuest;
   const signed = await second.page.evaluate(async (n) => (await fetch('/api/login', {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: n, password: 'a good password' }),
   })).status, name);
