@@ -48,19 +48,10 @@ async fn server(name: &str) -> (common::Server, std::path::PathBuf) {
     (start(tabula_games::registry(), &db).await, db)
 }
 
-#[tokio::test]
-async fn a_position_is_replayed_and_bad_input_refused_with_a_code() {
-    let (srv, db) = server("learn-position").await;
-    let req = PositionRequest {
-        spec: "gildervaik(mode=warrior)".into(),
-        position: Some("A:e5,e3 B:f6,j19 C:j1,j3 / A".into()),
-        actions: vec!["e5xf7".into()],
-    };
-    let v = srv.send(position(&req)).await;
-    assert_eq!(v.to_move, Some(1));
-    assert!(v.steps[0].facts.capture);
-    assert!(!v.legal.is_empty());
-    let refused = [
+/// Bodies that every endpoint taking a position refuses, each with its
+/// status and code: the same reading serves `/api/position` and the lines.
+fn bad_positions() -> Vec<(Value, StatusCode, &'static str)> {
+    vec![
         (
             json!({"spec": "nogame"}),
             StatusCode::BAD_REQUEST,
@@ -82,18 +73,49 @@ async fn a_position_is_replayed_and_bad_input_refused_with_a_code() {
             "too_large",
         ),
         (
-            json!({"spec": "phylde", "colour": "red"}),
-            StatusCode::BAD_REQUEST,
-            "bad_request",
+            json!({"spec": "phylde", "position": "x".repeat(5000)}),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
         ),
-    ];
-    // Some not even a `PositionRequest`: sent as JSON.
-    for (body, status, code) in refused {
-        let refused = srv
-            .refusal(Call::<Replayed>::post("/api/position", &body))
-            .await;
-        assert_eq!(refused.kind(), (status, code), "{body}: {refused}");
+    ]
+}
+
+/// Each body posted to `path` is refused with its status and code.
+async fn assert_refused(
+    srv: &common::Server,
+    path: &str,
+    cases: Vec<(Value, StatusCode, &'static str)>,
+) {
+    for (body, status, code) in cases {
+        let (got, v) = srv.call("POST", path, body.clone()).await;
+        assert_eq!(
+            (got, v["code"].as_str()),
+            (status, Some(code)),
+            "{path} {body}: {v}"
+        );
     }
+}
+
+#[tokio::test]
+async fn a_position_is_replayed_and_bad_input_refused_with_a_code() {
+    let (srv, db) = server("learn-position").await;
+    let req = PositionRequest {
+        spec: "gildervaik(mode=warrior)".into(),
+        position: Some("A:e5,e3 B:f6,j19 C:j1,j3 / A".into()),
+        actions: vec!["e5xf7".into()],
+    };
+    let v = srv.send(position(&req)).await;
+    assert_eq!(v.to_move, Some(1));
+    assert!(v.steps[0].facts.capture);
+    assert!(!v.legal.is_empty());
+    // Not even a `PositionRequest` on purpose: sent as JSON.
+    let mut refused = bad_positions();
+    refused.push((
+        json!({"spec": "phylde", "colour": "red"}),
+        StatusCode::BAD_REQUEST,
+        "bad_request",
+    ));
+    assert_refused(&srv, "/api/position", refused).await;
     remove_db(&db);
 }
 
@@ -399,7 +421,8 @@ async fn engine_lines_rank_moves_with_values_and_say_when_the_dice_are_to_roll()
 #[tokio::test]
 async fn engine_lines_refuse_bad_input_with_a_code_and_an_instance_without_ai_says_so() {
     let (srv, db) = server("learn-lines-bad").await;
-    let refused = [
+    let mut refused = bad_positions();
+    refused.extend([
         (
             json!({"spec": "phylde", "lines": 0}),
             StatusCode::BAD_REQUEST,
@@ -411,26 +434,6 @@ async fn engine_lines_refuse_bad_input_with_a_code_and_an_instance_without_ai_sa
             "bad_lines",
         ),
         (
-            json!({"spec": "nogame"}),
-            StatusCode::BAD_REQUEST,
-            "bad_spec",
-        ),
-        (
-            json!({"spec": "phylde", "position": "xx"}),
-            StatusCode::BAD_REQUEST,
-            "bad_position",
-        ),
-        (
-            json!({"spec": "phylde", "actions": ["a1-a2"]}),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "illegal_move",
-        ),
-        (
-            json!({"spec": "phylde", "position": "x".repeat(5000)}),
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-        ),
-        (
             json!({"spec": "phylde", "depth": 40}),
             StatusCode::BAD_REQUEST,
             "bad_request",
@@ -440,15 +443,8 @@ async fn engine_lines_refuse_bad_input_with_a_code_and_an_instance_without_ai_sa
             StatusCode::BAD_REQUEST,
             "bad_request",
         ),
-    ];
-    for (body, status, code) in refused {
-        let (got, v) = srv.call("POST", "/api/position/lines", body.clone()).await;
-        assert_eq!(
-            (got, v["code"].as_str()),
-            (status, Some(code)),
-            "{body}: {v}"
-        );
-    }
+    ]);
+    assert_refused(&srv, "/api/position/lines", refused).await;
     let (_, v) = srv
         .call(
             "POST",
