@@ -238,7 +238,7 @@ impl From<tabula_core::Error> for ApiError {
 
 impl From<Limited> for ApiError {
     fn from(e: Limited) -> Self {
-        ApiError::refusal(StatusCode::TOO_MANY_REQUESTS, &e).retry_in(wait_secs(e.wait))
+        ApiError::too_many(e.what, e.wait)
     }
 }
 

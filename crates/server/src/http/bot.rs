@@ -94,10 +94,7 @@ async fn bot(app: &App, headers: &HeaderMap) -> Result<Visitor, ApiError> {
         ));
     }
     let key = visitor.token.clone().unwrap_or_default();
-    app.limits
-        .bot
-        .check(&key)
-        .map_err(|wait| ApiError::too_many(app.limits.bot.what(), wait))?;
+    app.limits.bot.count(&key)?;
     Ok(visitor)
 }
 

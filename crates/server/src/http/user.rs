@@ -167,10 +167,7 @@ async fn sign_up(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
     if session::load_account(&app.store, &key).await?.is_some() {
         return Err(taken());
     }
-    app.limits
-        .signup_address
-        .check(&address)
-        .map_err(|wait| ApiError::too_many(app.limits.signup_address.what(), wait))?;
+    app.limits.signup_address.count(&address)?;
     let device = Device::of(&headers);
     let mut account = Account {
         name: creds.username.clone(),
@@ -246,9 +243,7 @@ async fn sign_in(State(app): State<Arc<App>>, req: Request) -> Result<Response, 
         ]
     };
     for (limit, k) in checks {
-        limit
-            .check(&k)
-            .map_err(|wait| ApiError::too_many(limit.what(), wait))?;
+        limit.count(&k)?;
     }
     let hash = stored
         .as_ref()
@@ -363,10 +358,7 @@ async fn change_password(
 
 /// Password checks of a signed-in account are limited per account.
 fn check_password_limit(app: &App, key: &str) -> Result<(), ApiError> {
-    app.limits
-        .password
-        .check(key)
-        .map_err(|wait| ApiError::too_many(app.limits.password.what(), wait))
+    Ok(app.limits.password.count(key)?)
 }
 
 async fn delete_account(
