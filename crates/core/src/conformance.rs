@@ -180,6 +180,15 @@ fn check_one_game<G: Game>(mut game: G, config: &Config, rng: &mut SmallRng, met
                         ctx()
                     );
                 }
+                for bits in [0, 1 << 63, u64::MAX, rng.gen::<u64>()] {
+                    let x = crate::playout::unit_from_bits(bits);
+                    assert_eq!(
+                        game.pick_chance_bits(bits, &mut Vec::new()),
+                        crate::playout::pick_chance(&outs, x),
+                        "pick_chance_bits({bits:#x}) disagrees with the outcomes in {}",
+                        ctx()
+                    );
+                }
                 sample_chance::<G, _>(&outs, rng)
             }
             Turn::Player(p) => {

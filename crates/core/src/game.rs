@@ -216,6 +216,17 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         self.chance_outcomes(buf);
         crate::playout::pick_chance(buf, x)
     }
+    /// [`Game::pick_chance_at`] for the draw whose random bits are `bits`
+    /// (`rng.gen::<f64>()` is [`crate::playout::unit_from_bits`] of
+    /// `rng.next_u64()`): the same outcome. Games with fixed dice answer
+    /// from [`crate::playout::ChanceTable::pick_bits`], without floating point.
+    fn pick_chance_bits(
+        &self,
+        bits: u64,
+        buf: &mut Vec<(Self::Action, f64)>,
+    ) -> Option<Self::Action> {
+        self.pick_chance_at(crate::playout::unit_from_bits(bits), buf)
+    }
     /// How many steps lead on from here: the legal actions of the player to
     /// move, the chance outcomes at a chance node, none once the game is
     /// over (perft's count at depth 1). The default lists them into the

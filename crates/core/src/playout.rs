@@ -44,6 +44,13 @@ pub fn sample_chance<G: Game, R: Rng + ?Sized>(
     pick_chance(outcomes, rng.gen()).expect("a chance node has outcomes")
 }
 
+/// The uniform number in `[0, 1)` that `rng.gen::<f64>()` makes of the
+/// generator's next 64 bits (rand's method: the top 53 bits times 2^-53).
+#[inline]
+pub fn unit_from_bits(bits: u64) -> f64 {
+    (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 /// [`pick_chance`] for a list of outcomes that never changes (a game's dice),
 /// as the points of `[0, 1)` where each outcome's share starts.
 ///
@@ -53,6 +60,12 @@ pub fn sample_chance<G: Game, R: Rng + ?Sized>(
 /// `[0, 1)`. Picking then starts from the outcome at the start of `x`'s
 /// 1/256 slice of `[0, 1)` and steps over the starts at or below `x` (rarely
 /// one): no chain of subtractions, which was most of a dice game's playouts.
+///
+/// A playout's draw is read from its 64 random bits ([`ChanceTable::pick_bits`]):
+/// the starts are then integers, and the roll is found without floating
+/// point. What follows a roll branches on it unpredictably, and each
+/// misprediction waits for the roll to be known: through conversions to
+/// and from floating point, longer (and longer on some processors than others).
 #[derive(Clone, Debug)]
 pub struct ChanceTable<A> {
     outcomes: Vec<(A, f64)>,
@@ -61,6 +74,9 @@ pub struct ChanceTable<A> {
     starts: Vec<f64>,
     /// `slices[b]`: the outcome picked at `b / SLICES`.
     slices: Vec<usize>,
+    /// `bit_starts[i]`: `starts[i]` times 2^53, rounded up: the least top 53
+    /// bits of a draw that pick an outcome after `i`; then `u64::MAX`.
+    bit_starts: Vec<u64>,
 }
 
 /// Slices of `[0, 1)` in a [`ChanceTable`]: a power of two, so `x * SLICES`
@@ -71,7 +87,7 @@ impl<A: Copy> ChanceTable<A> {
     pub fn new(outcomes: &[(A, f64)]) -> ChanceTable<A> {
         let index = |x: f64| chance_index(outcomes, x).unwrap_or(0);
         let one = 1.0f64.to_bits();
-        let starts = (0..outcomes.len().saturating_sub(1))
+        let starts: Vec<f64> = (0..outcomes.len().saturating_sub(1))
             .map(|i| {
                 // Least bit pattern in [0, one) whose index exceeds i, or one.
                 let (mut lo, mut hi) = (0u64, one);
@@ -89,10 +105,18 @@ impl<A: Copy> ChanceTable<A> {
         let slices = (0..SLICES)
             .map(|b| index(b as f64 / SLICES as f64))
             .collect();
+        // A draw m / 2^53 reaches a start s exactly when m >= s * 2^53 (exact:
+        // a power of two), that is when m reaches its ceiling.
+        let bit_starts = starts
+            .iter()
+            .map(|&s| (s * (1u64 << 53) as f64).ceil() as u64)
+            .chain([u64::MAX])
+            .collect();
         ChanceTable {
             outcomes: outcomes.to_vec(),
             starts,
             slices,
+            bit_starts,
         }
     }
 
@@ -108,6 +132,20 @@ impl<A: Copy> ChanceTable<A> {
         }
         let mut i = self.slices[(x * SLICES as f64) as usize % SLICES];
         while self.starts.get(i).is_some_and(|&s| s <= x) {
+            i += 1;
+        }
+        self.outcomes.get(i).map(|o| o.0)
+    }
+
+    /// What [`ChanceTable::pick`] gives for [`unit_from_bits`]`(bits)`, in
+    /// integers only.
+    #[inline]
+    pub fn pick_bits(&self, bits: u64) -> Option<A> {
+        let m = bits >> 11;
+        // The top 8 of `m`'s 53 bits are its slice (`SLICES` is 2^8).
+        let mut i = self.slices[(m >> 45) as usize % SLICES];
+        // `bit_starts` ends with u64::MAX: the scan stops at the last outcome.
+        while self.bit_starts.get(i).is_some_and(|&s| s <= m) {
             i += 1;
         }
         self.outcomes.get(i).map(|o| o.0)
@@ -147,8 +185,9 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
         match game.turn() {
             Turn::Over => break,
             Turn::Chance => {
+                // The draw of `rng.gen::<f64>()`, as its bits.
                 let a = game
-                    .pick_chance_at(rng.gen(), &mut chances)
+                    .pick_chance_bits(rng.next_u64(), &mut chances)
                     .expect("a chance node has outcomes");
                 game.apply(a);
             }
@@ -168,7 +207,7 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::{pick_chance, ChanceTable};
+    use super::{pick_chance, unit_from_bits, ChanceTable};
 
     #[test]
     fn outcomes_are_laid_end_to_end_in_order() {
@@ -217,6 +256,39 @@ mod tests {
             for x in probes {
                 assert_eq!(table.pick(x), pick_chance(outs, x), "x = {x:e}");
             }
+            // From the bits: random draws, then every top 53 bits near each start.
+            let mut draws: Vec<u64> = (0..20_000)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed
+                })
+                .collect();
+            for &s in &table.bit_starts {
+                let m = s.min((1 << 53) - 3);
+                draws.extend((m.saturating_sub(3)..m + 3).map(|m| m << 11 | (seed & 0x7FF)));
+            }
+            draws.extend([0, u64::MAX]);
+            for bits in draws {
+                let x = unit_from_bits(bits);
+                assert_eq!(
+                    table.pick_bits(bits),
+                    pick_chance(outs, x),
+                    "bits = {bits:#x}"
+                );
+            }
+        }
+    }
+
+    /// `rng.gen::<f64>()` is `unit_from_bits` of the same draw's `next_u64`.
+    #[test]
+    fn unit_from_bits_is_the_generators_uniform_draw() {
+        use rand::{rngs::SmallRng, Rng, RngCore, SeedableRng};
+        let (mut a, mut b) = (SmallRng::seed_from_u64(3), SmallRng::seed_from_u64(3));
+        for _ in 0..10_000 {
+            let x = unit_from_bits(b.next_u64());
+            assert_eq!(a.gen::<f64>().to_bits(), x.to_bits());
         }
     }
 }

@@ -74,6 +74,12 @@ pub const fn single(mask: u32) -> bool {
     mask != 0 && mask & (mask - 1) == 0
 }
 
+/// At most one pawn in `mask`.
+#[inline]
+pub const fn single_or_none(mask: u32) -> bool {
+    mask & mask.wrapping_sub(1) == 0
+}
+
 pub const fn bit(i: u8) -> u32 {
     1 << i
 }

@@ -60,6 +60,9 @@ const CHANCE: [(Action, f64); 21] = {
     t
 };
 
+/// [`CHANCE`] as a table of where each roll's share starts.
+static DICE: LazyLock<ChanceTable<Action>> = LazyLock::new(|| ChanceTable::new(&CHANCE));
+
 /// Actions per roll at most: the roll, eight die-uses, a pass.
 const ACTIONS_PER_ROLL: u64 = 10;
 /// Captures in a game at most: the 11th takes a last pawn.
@@ -124,12 +127,14 @@ impl Game for Stelpur {
     }
     /// The dice never change: a roll is read from a table of its shares.
     fn pick_chance_at(&self, x: f64, _buf: &mut Vec<(Action, f64)>) -> Option<Action> {
-        static TABLE: LazyLock<ChanceTable<Action>> = LazyLock::new(|| ChanceTable::new(&CHANCE));
-        if self.turn() == Turn::Chance {
-            TABLE.pick(x)
-        } else {
-            None
-        }
+        (self.turn() == Turn::Chance)
+            .then(|| DICE.pick(x))
+            .flatten()
+    }
+    fn pick_chance_bits(&self, bits: u64, _buf: &mut Vec<(Action, f64)>) -> Option<Action> {
+        (self.turn() == Turn::Chance)
+            .then(|| DICE.pick_bits(bits))
+            .flatten()
     }
     fn apply(&mut self, action: Action) {
         Stelpur::apply(self, action);

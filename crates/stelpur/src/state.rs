@@ -1,7 +1,7 @@
 //! The position and its rules of play: rolls, die-uses, the end of a roll,
 //! extra rolls (R4), captures and the end of the game (§6).
 
-use crate::board::{single, Cell};
+use crate::board::{single, single_or_none, Cell};
 use crate::dice::{Left, Roll};
 use crate::movegen::{self, ends_game, Node, RollRules, Use};
 use crate::options::{ForcedPlay, Options};
@@ -91,8 +91,18 @@ impl Stelpur {
         RollRules::new(&self.opts, roll, self.pawns[m], m, self.turn)
     }
 
+    #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
         let [a, b] = self.pawns;
+        // Asked before every action: most often both sides have two pawns
+        // or more and a roll is on (or the draw count is short).
+        let limit = self.opts.no_capture_roll_limit;
+        if !single_or_none(a)
+            && !single_or_none(b)
+            && (self.roll.is_some() || self.no_capture < limit || limit == 0)
+        {
+            return None;
+        }
         if a == 0 || b == 0 {
             return Some(Outcome::Win(Player(u8::from(a == 0))));
         }
@@ -163,13 +173,12 @@ impl Stelpur {
                 self.pawns[1 - m] = next.theirs;
                 self.left = next.left;
                 self.pin = next.pin;
-                if captured {
-                    self.no_capture = 0;
-                    self.captured = true;
-                    if ends_game(next.mine, next.theirs, &self.opts) {
-                        self.clear_roll();
-                        return;
-                    }
+                // Whether a use captures is unpredictable; ending the game is rare.
+                self.no_capture *= u32::from(!captured);
+                self.captured |= captured;
+                if captured && ends_game(next.mine, next.theirs, &self.opts) {
+                    self.clear_roll();
+                    return;
                 }
                 if !self.can_use(roll) {
                     self.end_roll(roll);

@@ -1,5 +1,5 @@
 //! The core conformance harness on every preset and on mixed options, plus
-//! position-string errors.
+//! position-string errors, and random playouts against the plain loop.
 
 mod common;
 use common::game;
@@ -68,4 +68,45 @@ fn bad_position_strings_are_rejected_with_a_message() {
     assert_eq!(ok.position(), "2,7/13 1 6-1:1@7 0 1");
     let short = stelpur::Stelpur::from_position(&opts, "1/13 1 - 0").unwrap();
     assert_eq!(short.position(), "1/13 1 - 0 1");
+}
+
+/// `random_playout` (dice read from each draw's bits) plays the games of the
+/// plain loop: dice by `pick_chance` over the listed outcomes, actions by a
+/// uniform index into the listed actions, one draw each.
+#[test]
+fn random_playouts_play_the_plain_loops_games() {
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    use tabula_core::{pick_chance, random_playout, Turn};
+    for spec in [
+        "stelpur",
+        "stelpur(preset=ludii)",
+        "stelpur(forced_play=free,preset=tablesites)",
+    ] {
+        let start = game(spec, "start");
+        let bound = start.max_game_actions();
+        for seed in 0..300 {
+            let mut fast = start.clone();
+            let stats = random_playout(&mut fast, &mut SmallRng::seed_from_u64(seed), bound);
+            let (mut plain, mut rng, mut actions) =
+                (start.clone(), SmallRng::seed_from_u64(seed), 0);
+            let mut outcomes = Vec::new();
+            while actions < bound {
+                let a = match plain.turn() {
+                    Turn::Over => break,
+                    Turn::Chance => {
+                        plain.chance_outcomes(&mut outcomes);
+                        pick_chance(&outcomes, rng.gen()).unwrap()
+                    }
+                    Turn::Player(_) => {
+                        let legal = plain.actions_here();
+                        legal[rng.gen_range(0..legal.len())]
+                    }
+                };
+                plain.apply(a);
+                actions += 1;
+            }
+            assert_eq!(stats.actions, actions, "{spec}, seed {seed}");
+            assert_eq!(fast.position(), plain.position(), "{spec}, seed {seed}");
+        }
+    }
 }

@@ -53,7 +53,8 @@ impl Playout {
             match g.turn() {
                 Turn::Over => break,
                 Turn::Chance => {
-                    let Some(a) = g.pick_chance_at(rng.gen(), outcomes) else {
+                    // The draw of `rng.gen::<f64>()`, as its bits (no floating point).
+                    let Some(a) = g.pick_chance_bits(rng.next_u64(), outcomes) else {
                         break;
                     };
                     g.apply(a);
