@@ -163,19 +163,27 @@ test('puzzles: one solved raises the puzzle rating, one failed lowers it, kept i
   await context.close();
 });
 
-test('a Dragonchess mate in 3 on a phone: each right move is answered, then solved', async () => {
-  const { context, page, errors } = await phone('en-GB', '10.88.0.5');
+/**
+ * A phone whose solver is rated 1900 in `game`, on that game's puzzle page:
+ * the puzzle nearest that rating is a win in three. Its id and line too.
+ */
+async function strongSolver(lang, address, game) {
+  const { context, page, errors } = await phone(lang, address);
   await page.goto(`${BASE}/#/learn`);
   await page.waitForSelector('.learn-card');
-  // A strong solver: the puzzle nearest their rating is a mate in 3.
-  await page.evaluate(() => localStorage.setItem('tabula.learn', JSON.stringify({
-    puzzles: { dragonchess: { rating: { rating: 1900, rd: 60, volatility: 0.06, games: 40 }, done: {} } },
-  })));
-  await page.goto(`${BASE}/#/puzzles/dragonchess`);
+  await page.evaluate((g) => localStorage.setItem('tabula.learn', JSON.stringify({
+    puzzles: { [g]: { rating: { rating: 1900, rd: 60, volatility: 0.06, games: 40 }, done: {} } },
+  })), game);
+  await page.goto(`${BASE}/#/puzzles/${game}`);
   await page.waitForSelector('section.learn.puzzle[data-puzzle] svg.board');
-  assert.match(await page.locator('.lesson-text').innerText(), /Win in three moves/);
   const id = await page.locator('section.learn').getAttribute('data-puzzle');
-  const { line } = await post('/api/puzzles/check', { game: 'dragonchess', id, actions: ['no such move'] });
+  const { line } = await post('/api/puzzles/check', { game, id, actions: ['no such move'] });
+  return { context, page, errors, id, line };
+}
+
+test('a Dragonchess mate in 3 on a phone: each right move is answered, then solved', async () => {
+  const { context, page, errors, id, line } = await strongSolver('en-GB', '10.88.0.5', 'dragonchess');
+  assert.match(await page.locator('.lesson-text').innerText(), /Win in three moves/);
   assert.equal(line.length, 5, id);
   for (const [i, action] of line.entries()) {
     if (i % 2) continue; // the defence: played by the page
@@ -185,6 +193,21 @@ test('a Dragonchess mate in 3 on a phone: each right move is answered, then solv
       await page.waitForSelector(`section.learn[data-steps="${i + 2}"]`);
       assert.match(await page.locator('.verdict').innerText(), /Now the next move/);
     }
+  }
+  await page.waitForSelector('.verdict[data-kind="done"]');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Phylde surround in three actions on a phone in French: the turn goes on, then it is solved', async () => {
+  const { context, page, errors, id, line } = await strongSolver('fr-FR', '10.88.0.7', 'phylde');
+  assert.match(await page.locator('.lesson-text').innerText(), /Gagnez en trois actions de ce tour/);
+  // Every action is the solver's: a surround comes within one turn.
+  assert.equal(line.length, 3, id);
+  for (const [i, action] of line.entries()) {
+    if (action === 'end') await page.locator('.buttons button[data-action="end"]').click();
+    else await tap(page, 'phylde', action);
+    if (i + 1 < line.length) await page.waitForSelector(`section.learn[data-steps="${i + 1}"]`);
   }
   await page.waitForSelector('.verdict[data-kind="done"]');
   assert.deepEqual(errors, []);

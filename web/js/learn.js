@@ -361,7 +361,7 @@ export class PuzzlePage {
       game: this.game,
       crumbs: `<a href="#/learn">${esc(t('learn.allGames'))}</a> · <a href="#/learn/${esc(this.game)}">${esc(t('learn.lessons'))}</a>`,
       heading: `${esc(title(this.game))} · ${esc(t('learn.puzzle'))} <span class="muted">${esc(this.puzzle.id)}</span>`,
-      text: `${esc(t(`learn.theme.${this.puzzle.theme}`))} <span class="rating">${esc(t('learn.yourRating', { rating: Math.round(me.rating.rating) }))}</span> · ${esc(t('learn.puzzleRating', { rating: Math.round(this.puzzle.rating) }))}`,
+      text: `${esc(t([`learn.theme.${this.game}.${this.puzzle.theme}`, `learn.theme.${this.puzzle.theme}`]))} <span class="rating">${esc(t('learn.yourRating', { rating: Math.round(me.rating.rating) }))}</span> · ${esc(t('learn.puzzleRating', { rating: Math.round(this.puzzle.rating) }))}`,
     });
     this.section = this.main.querySelector('section.learn');
     this.section.dataset.puzzle = this.puzzle.id;

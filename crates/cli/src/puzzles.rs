@@ -4,7 +4,8 @@
 use crate::CmdResult;
 use clap::{Args as ClapArgs, Subcommand};
 use std::io::Write;
-use tabula_learn::generate::{self, Config};
+use tabula_core::Error;
+use tabula_learn::generate::{self, Config, Event};
 
 #[derive(ClapArgs, Debug)]
 pub struct Args {
@@ -83,21 +84,45 @@ pub fn run(args: Args) -> CmdResult {
                 },
                 proof_nodes: a.proof_nodes,
             };
-            let report =
-                generate::generate(&registry, &config, &a.prefix).map_err(|e| e.message)?;
-            let mut lines = String::new();
-            for p in &report.puzzles {
-                lines += &serde_json::to_string(p).map_err(|e| e.to_string())?;
-                lines.push('\n');
-            }
-            match a.out {
-                Some(path) => std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&path)
-                    .and_then(|mut f| f.write_all(lines.as_bytes()))
-                    .map_err(|e| format!("{}: {e}", path.display()))?,
-                None => print!("{lines}"),
+            // Each puzzle is written as soon as it is found: a long run
+            // stopped early keeps what it made.
+            let mut out: Box<dyn Write> = match &a.out {
+                Some(path) => Box::new(
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?,
+                ),
+                None => Box::new(std::io::stdout()),
+            };
+            let mut shown = false;
+            let report = generate::generate(&registry, &config, &a.prefix, |event| {
+                match event {
+                    Event::Found(p) => {
+                        let line =
+                            serde_json::to_string(p).map_err(|e| Error::illegal(e.to_string()))?;
+                        writeln!(out, "{line}")
+                            .and_then(|()| out.flush())
+                            .map_err(|e| Error::illegal(format!("writing the puzzle: {e}")))?;
+                    }
+                    Event::Progress(r) => {
+                        shown = true;
+                        eprint!(
+                            "\rpuzzles {}: {} found, {} games, {} positions, {:.0} s ",
+                            config.spec,
+                            r.puzzles.len(),
+                            r.games,
+                            r.positions,
+                            r.seconds
+                        );
+                    }
+                }
+                Ok(())
+            })
+            .map_err(|e| e.message)?;
+            if shown {
+                eprintln!();
             }
             eprintln!(
                 "{} puzzles from {} games ({} positions) in {:.1} s",

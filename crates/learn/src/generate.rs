@@ -7,7 +7,8 @@
 //!   the next action of the same turn either;
 //! - `mate2`, `mate3` (Dragonchess, Phylde, asked with `--theme`): a forced
 //!   win in exactly 2 or 3 of the solver's actions with one answer at each
-//!   step ([`crate::mate::unique_line`]; Phylde's within one turn);
+//!   step ([`crate::mate::unique_line`]; Phylde's within one turn), proved
+//!   only where a cheap pre-search finds a win, and one a game;
 //! - `chain` (Gildervaik warrior): captures are compulsory; one set of
 //!   pawns, two or more, is taken by the longest capture, strictly more
 //!   than any other (its landings on other cells are accepted too);
@@ -26,7 +27,7 @@ use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 use tabula_ai::Limits;
-use tabula_core::{AnyGame, Erased, Error, Outcome, Player, Registry, Turn};
+use tabula_core::{AnyGame, Erased, Error, Game, Outcome, Player, Registry, Turn};
 
 /// The least win-chance gap between the best use of a roll and the next.
 pub const ROLL_MARGIN: f64 = 0.08;
@@ -126,6 +127,13 @@ impl Theme {
         }
     }
 
+    /// Whether a game gives at most one puzzle of this theme: a forced win
+    /// found once is found again in the next positions of the same game
+    /// (the same line, a move later or with a move to spare).
+    fn one_per_game(self) -> bool {
+        matches!(self, Theme::Mate2 | Theme::Mate3)
+    }
+
     /// The rating a puzzle of this theme starts at, from its `depth`
     /// (captures of a chain, ways to use a roll).
     fn rating(self, depth: usize) -> f64 {
@@ -150,6 +158,40 @@ fn winning_actions(game: &dyn AnyGame, mover: Player) -> Vec<String> {
             next.apply_text(a).is_ok() && next.outcome() == Some(Outcome::Win(mover))
         })
         .collect()
+}
+
+/// Whether the mover of a Phylde position surrounds the enemy King within
+/// `n` actions of its turn, each raising the pressure on it (the quad
+/// squares given distinct attackers): Phylde's cheap pre-search, as the
+/// forcing-only one is Dragonchess's. It may miss a surround prepared by a
+/// quiet action, never invents one. `None` for other games.
+fn phylde_pressing_win(game: &dyn AnyGame, n: u32) -> Option<bool> {
+    let state = &game
+        .as_any()
+        .downcast_ref::<Erased<phylde::Phylde>>()?
+        .state;
+    Some(pressing_win(state, n))
+}
+
+fn pressing_win(g: &phylde::Phylde, n: u32) -> bool {
+    let mover = g.side_to_move();
+    let pressure = g.surround_pressure(mover.other());
+    let mut actions = Vec::new();
+    g.legal_actions(&mut actions);
+    actions.into_iter().any(|a| {
+        let mut next = g.clone();
+        next.apply(a);
+        match next.outcome() {
+            Some(Outcome::Win(p)) => p == Player(mover.index() as u8),
+            Some(_) => false,
+            None => {
+                n > 1
+                    && next.side_to_move() == mover
+                    && next.surround_pressure(mover.other()) > pressure
+                    && pressing_win(&next, n - 1)
+            }
+        }
+    })
 }
 
 /// The one action that wins at once, when exactly one does; with
@@ -271,6 +313,30 @@ fn best_roll(game: &dyn AnyGame, mover: Player) -> Option<(Vec<String>, usize, f
     (margin >= ROLL_MARGIN && !best.0.is_empty()).then(|| (best.0.clone(), uses.len(), margin))
 }
 
+/// Whether a cheap pre-search finds the forced win a mate theme asks for,
+/// so that the generator tries the proof (most positions have none):
+/// Dragonchess's tries only forcing actions, Phylde's only actions that
+/// each raise the pressure on the King. Either may miss a win, never
+/// invents one; a stored puzzle is rechecked by the proof alone.
+fn worth_proving(game: &dyn AnyGame, theme: Theme, budget: u64) -> bool {
+    let n = match theme {
+        Theme::Mate2 => 2,
+        Theme::Mate3 => 3,
+        _ => return true,
+    };
+    let Turn::Player(mover) = game.turn() else {
+        return false;
+    };
+    if let Some(found) = phylde_pressing_win(game, n) {
+        return found;
+    }
+    game.game_type().multi_action_turns
+        || Solver::new(game, mover, budget / PRE_SHARE)
+            .forcing_only()
+            .wins(game, n)
+            == Ok(true)
+}
+
 /// The puzzle in this position, if its theme finds one. `fresh_roll`: the
 /// mover has not used any die of the roll yet.
 pub fn find(game: &dyn AnyGame, theme: Theme, fresh_roll: bool) -> Option<Puzzle> {
@@ -292,14 +358,6 @@ pub fn find_within(
     let (line, depth, margin) = match theme {
         Theme::Mate2 | Theme::Mate3 => {
             let n = if theme == Theme::Mate2 { 2 } else { 3 };
-            // Most positions have no forced win: a search of the forcing
-            // actions says so cheaply (a game of one action a turn).
-            if !game.game_type().multi_action_turns {
-                let mut pre = Solver::new(game, mover, budget / PRE_SHARE).forcing_only();
-                if pre.wins(game, n) != Ok(true) {
-                    return None;
-                }
-            }
             let (line, proof) = unique_line(game, n, budget).ok()??;
             nodes = Some(proof);
             (line, n as usize, 1.0)
@@ -375,10 +433,28 @@ pub fn recheck(registry: &Registry, puzzle: &Puzzle) -> Result<(), String> {
     Ok(())
 }
 
+/// What a run tells its caller as it goes: a long run (mates in three take
+/// many minutes) shows progress and keeps each puzzle as soon as it is found.
+pub enum Event<'a> {
+    Found(&'a Puzzle),
+    /// Every [`PROGRESS_EVERY`] seconds.
+    Progress(&'a Report),
+}
+
+/// Seconds between two [`Event::Progress`].
+const PROGRESS_EVERY: f64 = 5.0;
+
 /// Self-play until `count` puzzles or the time is up. Each position is
-/// tested once (by its position string) over the whole run.
-pub fn generate(registry: &Registry, config: &Config, prefix: &str) -> Result<Report, Error> {
+/// tested once over the whole run, known by its hash (8 bytes: a run for
+/// mates in three sees millions of positions).
+pub fn generate(
+    registry: &Registry,
+    config: &Config,
+    prefix: &str,
+    mut tell: impl FnMut(Event<'_>) -> Result<(), Error>,
+) -> Result<Report, Error> {
     let started = Instant::now();
+    let mut next_progress = PROGRESS_EVERY;
     let mut report = Report::default();
     let mut rng = SmallRng::seed_from_u64(config.seed);
     let mut seen = HashSet::new();
@@ -401,8 +477,14 @@ pub fn generate(registry: &Registry, config: &Config, prefix: &str) -> Result<Re
         report.games += 1;
         let mut fresh_roll = false;
         for _ in 0..game.max_game_actions() {
-            if started.elapsed().as_secs_f64() > config.seconds {
+            let elapsed = started.elapsed().as_secs_f64();
+            if elapsed > config.seconds {
                 break 'games;
+            }
+            if elapsed >= next_progress {
+                report.seconds = elapsed;
+                tell(Event::Progress(&report))?;
+                next_progress = elapsed + PROGRESS_EVERY;
             }
             match game.turn() {
                 Turn::Over => break,
@@ -415,14 +497,20 @@ pub fn generate(registry: &Registry, config: &Config, prefix: &str) -> Result<Re
                 }
                 Turn::Player(p) => {
                     report.positions += 1;
-                    if seen.insert(game.position()) {
+                    if seen.insert(game.hash())
+                        && worth_proving(game.as_ref(), theme, config.proof_nodes)
+                    {
                         if let Some(mut puzzle) =
                             find_within(game.as_ref(), theme, fresh_roll, config.proof_nodes)
                         {
                             puzzle.id = format!("{prefix}-{:04}", report.puzzles.len() + 1);
+                            tell(Event::Found(&puzzle))?;
                             report.puzzles.push(puzzle);
                             if report.puzzles.len() >= config.count {
                                 break 'games;
+                            }
+                            if theme.one_per_game() {
+                                continue 'games;
                             }
                         }
                     }
@@ -460,5 +548,36 @@ mod tests {
             .create(spec, Some("A:e5,e3 B:f6,j19 C:j1,j3 / A"))
             .unwrap();
         assert!(find(one.as_ref(), Theme::Chain, false).is_none());
+    }
+
+    /// Phylde's cheap pre-search finds the stored surrounds in three (the
+    /// generator asked it first), and nothing at the start.
+    #[test]
+    fn the_pressing_search_finds_the_stored_surrounds_in_three() {
+        let reg = tabula_games::registry();
+        let stored: Vec<_> = crate::data::library().puzzles["phylde"]
+            .iter()
+            .filter(|p| p.theme == "mate3")
+            .collect();
+        assert!(!stored.is_empty());
+        for p in stored {
+            let game = p.start(&reg).unwrap();
+            assert_eq!(
+                phylde_pressing_win(game.as_ref(), 3),
+                Some(true),
+                "{}",
+                p.id
+            );
+            assert_eq!(
+                phylde_pressing_win(game.as_ref(), 2),
+                Some(false),
+                "{}",
+                p.id
+            );
+        }
+        let start = reg.create("phylde", None).unwrap();
+        assert_eq!(phylde_pressing_win(start.as_ref(), 3), Some(false));
+        let other = reg.create("dragonchess", None).unwrap();
+        assert_eq!(phylde_pressing_win(other.as_ref(), 3), None);
     }
 }

@@ -5,8 +5,9 @@
 //! Everything here speaks the type-erased layer (`AnyGame`, the registry of
 //! `tabula-games`), so the CLI, the tests and the server share one reading
 //! of the files and one verdict. Only the puzzle generator looks inside a
-//! concrete game where it needs the AI's evaluation (Ad Elta Stelpur's
-//! rolls).
+//! concrete game: Ad Elta Stelpur's, for the AI's evaluation of a roll,
+//! and Phylde's, for the pressure on a King that picks the positions worth
+//! proving a surround in.
 
 pub mod data;
 pub mod generate;

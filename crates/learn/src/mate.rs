@@ -9,6 +9,7 @@
 //! 2 and 3 are surrounds built over two or three actions of one turn.
 
 use crate::replay::play;
+use std::collections::HashSet;
 use tabula_core::{AnyGame, Outcome, Played, Player, Turn};
 
 /// The search ran out of its node budget: no verdict.
@@ -167,11 +168,10 @@ pub fn unique_line(game: &dyn AnyGame, n: u32, budget: u64) -> Result<Option<Pro
         return Ok(None);
     };
     let mut solver = Solver::new(game, mover, budget);
-    if solver.wins(game, n - 1)? {
-        return Ok(None);
-    }
     let line = if solver.within_turn {
         within_turn_line(&mut solver, game, n)?
+    } else if solver.wins(game, n - 1)? {
+        None
     } else {
         line_from(&mut solver, game, n)?
     };
@@ -215,13 +215,21 @@ fn line_from(
 }
 
 /// [`unique_line`] within the solver's turn: every sequence of at most `k`
-/// actions that wins ends in one position; the line is one of them.
+/// actions that wins ends in one position, and none wins sooner; the line
+/// is one of them.
+///
+/// One walk over the turn's states, each expanded once: the same actions in
+/// another order reach the same state (the game's hash covers the turn in
+/// progress: its kind, count and the pieces that acted), so a three-action
+/// turn of twenty soldiers is some 250,000 states instead of 7 million
+/// orders.
 fn within_turn_line(
     solver: &mut Solver,
     game: &dyn AnyGame,
     k: u32,
 ) -> Result<Option<Vec<String>>, OutOfBudget> {
-    let mut ends: Vec<(String, Vec<String>)> = Vec::new();
+    let mut expanded = HashSet::new();
+    let mut end: Option<(String, Vec<String>)> = None;
     let mut stack = vec![(game.clone_box(), Vec::<String>::new())];
     while let Some((g, line)) = stack.pop() {
         for a in g.legal_actions() {
@@ -230,26 +238,32 @@ fn within_turn_line(
             };
             let mut l = line.clone();
             l.push(played.text);
+            let depth = l.len() as u32;
             match next.outcome() {
                 Some(Outcome::Win(p)) if p == solver.mover => {
+                    if depth < k {
+                        return Ok(None);
+                    }
                     let pos = next.position();
-                    if !ends.iter().any(|(e, _)| *e == pos) {
-                        if !ends.is_empty() {
-                            return Ok(None);
-                        }
-                        ends.push((pos, l));
+                    match &end {
+                        Some((e, _)) if *e != pos => return Ok(None),
+                        Some(_) => {}
+                        None => end = Some((pos, l)),
                     }
                 }
                 Some(_) => {}
                 None => {
-                    if (l.len() as u32) < k && next.turn() == Turn::Player(solver.mover) {
+                    if depth < k
+                        && next.turn() == Turn::Player(solver.mover)
+                        && expanded.insert(next.hash())
+                    {
                         stack.push((next, l));
                     }
                 }
             }
         }
     }
-    Ok(ends.pop().map(|(_, l)| l))
+    Ok(end.map(|(_, l)| l))
 }
 
 #[cfg(test)]
@@ -280,5 +294,88 @@ mod tests {
         let (line, _) = unique_line(game.as_ref(), 1, 1_000_000).unwrap().unwrap();
         assert_eq!(line, p.line);
         assert_eq!(unique_line(game.as_ref(), 2, 1_000_000).unwrap(), None);
+    }
+
+    /// Every winning sequence of at most `k` actions within the turn, in
+    /// every order, none skipped: the shortest one's length and the
+    /// distinct positions the wins of that length end in.
+    fn every_order(game: &dyn AnyGame, k: u32) -> (u32, HashSet<String>) {
+        let Turn::Player(mover) = game.turn() else {
+            return (0, HashSet::new());
+        };
+        let mut best = (u32::MAX, HashSet::new());
+        let mut walk = vec![(game.clone_box(), 0)];
+        while let Some((g, depth)) = walk.pop() {
+            for a in g.legal_actions() {
+                let mut next = g.clone_box();
+                next.play_text(&a).unwrap();
+                match next.outcome() {
+                    Some(Outcome::Win(p)) if p == mover => {
+                        let d = depth + 1;
+                        if d < best.0 {
+                            best = (d, HashSet::new());
+                        }
+                        if d == best.0 {
+                            best.1.insert(next.position());
+                        }
+                    }
+                    Some(_) => {}
+                    None if depth + 1 < k && next.turn() == Turn::Player(mover) => {
+                        walk.push((next, depth + 1))
+                    }
+                    None => {}
+                }
+            }
+        }
+        best
+    }
+
+    /// The one walk over the turn's states gives the verdict of trying
+    /// every order of actions, on each stored Phylde surround in 2 or 3
+    /// and on the position after its first action (a surround in one
+    /// fewer), asked for 1, 2 and 3 actions.
+    #[test]
+    fn a_surround_within_the_turn_is_judged_as_by_every_order() {
+        let reg = tabula_games::registry();
+        let puzzles = &crate::data::library().puzzles["phylde"];
+        let mut checked = 0;
+        for p in puzzles
+            .iter()
+            .filter(|p| p.nodes.is_some_and(|n| n < 20_000))
+        {
+            let start = p.start(&reg).unwrap();
+            let mut after = start.clone_box();
+            after.play_text(&p.line[0]).unwrap();
+            for game in [start.as_ref(), after.as_ref()] {
+                for k in 1..=3 {
+                    let (shortest, ends) = every_order(game, k);
+                    let expected = shortest == k && ends.len() == 1;
+                    let found = unique_line(game, k, 10_000_000).unwrap();
+                    assert_eq!(found.is_some(), expected, "{} in {k}", p.id);
+                    if let Some((line, _)) = found {
+                        let mut end = game.clone_box();
+                        for a in &line {
+                            end.play_text(a).unwrap();
+                        }
+                        assert!(ends.contains(&end.position()), "{} in {k}", p.id);
+                    }
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked >= 10, "only {checked} short surrounds stored");
+    }
+
+    /// A stored surround in three is found as its line, and no surround
+    /// in two is there.
+    #[test]
+    fn a_phylde_surround_in_three_is_its_line_and_none_in_two() {
+        let reg = tabula_games::registry();
+        let puzzles = &crate::data::library().puzzles["phylde"];
+        let p = puzzles.iter().find(|p| p.theme == "mate3").unwrap();
+        let game = p.start(&reg).unwrap();
+        let (line, _) = unique_line(game.as_ref(), 3, 10_000_000).unwrap().unwrap();
+        assert_eq!(line, p.line);
+        assert_eq!(unique_line(game.as_ref(), 2, 10_000_000).unwrap(), None);
     }
 }
