@@ -127,6 +127,16 @@ impl Theme {
         }
     }
 
+    /// The solver's actions a mate theme asks the win in; `None` for the
+    /// other themes.
+    fn mate_depth(self) -> Option<u32> {
+        match self {
+            Theme::Mate2 => Some(2),
+            Theme::Mate3 => Some(3),
+            _ => None,
+        }
+    }
+
     /// Whether a game gives at most one puzzle of this theme: a forced win
     /// found once is found again in the next positions of the same game
     /// (the same line, a move later or with a move to spare).
@@ -319,10 +329,8 @@ fn best_roll(game: &dyn AnyGame, mover: Player) -> Option<(Vec<String>, usize, f
 /// each raise the pressure on the King. Either may miss a win, never
 /// invents one; a stored puzzle is rechecked by the proof alone.
 fn worth_proving(game: &dyn AnyGame, theme: Theme, budget: u64) -> bool {
-    let n = match theme {
-        Theme::Mate2 => 2,
-        Theme::Mate3 => 3,
-        _ => return true,
+    let Some(n) = theme.mate_depth() else {
+        return true;
     };
     let Turn::Player(mover) = game.turn() else {
         return false;
@@ -357,7 +365,7 @@ pub fn find_within(
     let mut nodes = None;
     let (line, depth, margin) = match theme {
         Theme::Mate2 | Theme::Mate3 => {
-            let n = if theme == Theme::Mate2 { 2 } else { 3 };
+            let n = theme.mate_depth()?;
             let (line, proof) = unique_line(game, n, budget).ok()??;
             nodes = Some(proof);
             (line, n as usize, 1.0)

@@ -6,7 +6,8 @@
 //! whose turns hold several actions (Phylde: up to five), the win must come
 //! within the solver's current turn: a defender's whole turn there is
 //! millions of action sequences, out of a generator's reach, so Phylde's
-//! 2 and 3 are surrounds built over two or three actions of one turn.
+//! 2 and 3 are wins built over two or three actions of one turn (a surround,
+//! or the turn's `end` when it leaves the enemy without a move).
 
 use crate::replay::play;
 use std::collections::HashSet;
