@@ -13,6 +13,8 @@ const SHOWN: usize = 10;
 pub const MAX_THREADS: i64 = 256;
 /// Largest transposition table a command accepts, in MB.
 pub const MAX_HASH_MB: i64 = 65_536;
+/// Most nodes a `--nodes` search may take (hours at level 8's speed).
+const MAX_NODES: u64 = 10_000_000_000;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -30,6 +32,10 @@ pub struct Args {
     /// Thinking time in seconds (default: the level's or agent's own).
     #[arg(long)]
     time: Option<f64>,
+    /// Nodes (playouts for MCTS) instead of time: on one thread, the
+    /// same answer on any machine and under any load.
+    #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
+    nodes: Option<u64>,
     /// Search threads (alpha-beta and expectimax: Lazy SMP; MCTS: one
     /// tree per thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS))]
@@ -71,6 +77,7 @@ pub fn run(args: Args) -> CmdResult {
         tabula_games::make_agent(game.as_ref(), kind, args.seed).map_err(|e| e.to_string())?;
     let limits = Limits {
         time: parse_time(args.time)?,
+        iterations: args.nodes,
         threads: Some(args.threads as usize),
         hash_mb: args.hash.map(|mb| mb as usize),
         multipv: Some(args.multipv as usize),

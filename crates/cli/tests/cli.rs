@@ -474,6 +474,49 @@ fn hint_before_a_roll_shows_a_position_after_one() {
     assert!(stdout(&o).starts_with("best: "), "{}", stdout(&o));
 }
 
+/// `tabula hint --nodes` searches a fixed count, so two runs give the same
+/// values for every action (what a measurement across loads needs);
+/// `--nodes` with `--time` is refused.
+#[test]
+fn hint_at_fixed_nodes_repeats_itself() {
+    let after_roll = "1,2,3,4,5,6/13,14,15,16,17,18 1 6-1:1,6 0 1";
+    let args = [
+        "hint",
+        "stelpur",
+        "--position",
+        after_roll,
+        "--nodes",
+        "20000",
+        "--multipv",
+        "24",
+        "--json",
+    ];
+    let (a, b) = (json(&tabula(&args)), json(&tabula(&args)));
+    assert_eq!(a["ranked"], b["ranked"]);
+    assert_eq!(a["nodes"], b["nodes"]);
+    let ranked = a["ranked"].as_array().expect("ranked actions");
+    assert_eq!(ranked.len(), 7, "{a}");
+    assert!(ranked.iter().all(|r| r["exact"] == true), "{a}");
+    let nodes = a["nodes"].as_u64().expect("nodes");
+    assert!(
+        (20_000..40_000).contains(&nodes),
+        "{nodes} nodes for --nodes 20000"
+    );
+    let both = tabula(&[
+        "hint",
+        "stelpur",
+        "--position",
+        after_roll,
+        "--nodes",
+        "9",
+        "--time",
+        "1",
+    ]);
+    assert!(!both.status.success());
+    let err = String::from_utf8_lossy(&both.stderr);
+    assert!(err.contains("cannot be used with"), "{err}");
+}
+
 /// `tabula perft` counts a game-ending last action, with or without
 /// `--divide` (a mate in one: 29 moves, one mates), and times a short run
 /// in a readable unit.

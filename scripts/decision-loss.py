@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""What each player's decisions cost them, judged by a stronger search.
+
+For every decision with a choice in `tabula arena --records` games, a fixed-node
+search of the position (`tabula hint --nodes N --multipv 256`) gives an exact
+value to every legal action; the decision's loss is the best value less the
+value of the action played, in expected score (0 to 1). One search judges all
+the alternatives, so its errors of level cancel in the difference, and a loss
+is never negative.
+
+Summed over a game, a seat's losses are what a player who always chose as the
+judge would have won back from that seat. Over many games, with the seats
+swapped (as the arena plays them), agent A against agent B is then expected to
+score about 0.5 + (mean loss of B - mean loss of A) per game, and a player
+without errors (by the judge) against B about 0.5 + mean loss of B. The first
+is checked against the games' results, which says how far the judge can be
+trusted; the second bounds what any player as good as the judge can score
+(GNU Backgammon's error rates, and why "luck" decides the rest).
+
+Python 3 standard library only. Example:
+
+  tabula arena stelpur --agents level8,uct --time 0.05 --games 100 --records r
+  scripts/decision-loss.py --tabula target/release/tabula --nodes 1000000 --jobs 2 r/*.txt
+"""
+
+import argparse
+import concurrent.futures
+import json
+import math
+import statistics
+import subprocess
+import sys
+
+
+def parse_record(path):
+    """(game spec, {seat: agent name}, result words, [(seat or None, action)])."""
+    header, actions, names = {}, [], {}
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    body = False
+    for line in lines[1:]:
+        if not line.strip():
+            body = True
+            continue
+        if not body:
+            key, _, value = line.partition(":")
+            header[key.strip()] = value.strip()
+            if key.startswith("player "):
+                names[int(key.split()[1])] = value.strip()
+            continue
+        who, _, action = line.partition(" ")
+        actions.append((None if who == "*" else int(who), action.strip()))
+    return header["game"], names, header.get("result", ""), actions
+
+
+class Engine:
+    """One `tabula engine` process, asked for positions and legal actions."""
+
+    def __init__(self, tabula):
+        self.p = subprocess.Popen(
+            [tabula, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def ask(self, *commands):
+        """Send `commands`; the first `response` line's words (commands
+        such as `position` answer nothing unless they fail)."""
+        for c in commands:
+            self.p.stdin.write(c + "\n")
+        self.p.stdin.flush()
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("the engine stopped")
+            if line.startswith("response"):
+                return line[len("response"):].strip()
+            if "error" in line:
+                raise RuntimeError(line.strip())
+
+    def close(self):
+        self.p.stdin.write("quit\n")
+        self.p.stdin.close()
+        self.p.wait()
+
+
+def judge(tabula, spec, position, nodes):
+    """Every legal action's exact value for the mover, by one search."""
+    out = subprocess.run(
+        [tabula, "hint", spec, "--position", position, "--nodes", str(nodes),
+         "--multipv", "256", "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    answer = json.loads(out.stdout)
+    return {r["action"]: r["value"] for r in answer["ranked"] if r["exact"]}
+
+
+def game_losses(path, tabula, nodes, opening):
+    spec, names, result, actions = parse_record(path)
+    engine = Engine(tabula)
+    losses = {seat: [] for seat in names}
+    played, decisions = [], 0
+    try:
+        for seat, action in actions:
+            if seat is not None:
+                decisions += 1
+            if seat is not None and decisions > opening:
+                position = f"position {spec} startpos moves {' '.join(played)}".rstrip()
+                legal = engine.ask(position, "query legal").split()
+                if len(legal) > 1:
+                    values = judge(tabula, spec, engine.ask("query position"), nodes)
+                    if action not in values:
+                        raise RuntimeError(f"{path}: no exact value for {action}")
+                    losses[seat].append(max(values.values()) - values[action])
+            played.append(action)
+    finally:
+        engine.close()
+    words = result.split()
+    if words[:1] == ["win"]:
+        points = {s: float(s == int(words[1])) for s in names}
+    else:
+        drawn = {int(s) for s in words[1].split(",")} if len(words) > 1 else set(names)
+        points = {s: (1.0 / len(drawn) if s in drawn else 0.0) for s in names}
+    return path, names, points, losses
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("records", nargs="+")
+    ap.add_argument("--tabula", default="tabula")
+    ap.add_argument("--nodes", type=int, default=1_000_000)
+    ap.add_argument("--opening", type=int, default=2,
+                    help="random player actions at the start of each game (arena's --opening)")
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args()
+
+    per_agent = {}  # name -> list of (loss sum, decisions, points) per game
+    pairs = []  # per game: (agent names by seat, loss sums by seat, points by seat)
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(game_losses, r, args.tabula, args.nodes, args.opening)
+                   for r in args.records]
+        for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            path, names, points, losses = fut.result()
+            sums = {s: sum(v) for s, v in losses.items()}
+            for s, name in names.items():
+                per_agent.setdefault(name, []).append((sums[s], len(losses[s]), points[s]))
+            pairs.append((names, sums, points))
+            print(f"[{done}/{len(futures)}] {path}: "
+                  + ", ".join(f"{names[s]} loss {sums[s]:.3f} over {len(losses[s])} "
+                              f"decisions, {points[s]:g} points" for s in sorted(names)),
+                  file=sys.stderr, flush=True)
+
+    print(f"judge: level 8 at {args.nodes} nodes a decision; {len(pairs)} games")
+    for name, rows in sorted(per_agent.items()):
+        sums = [r[0] for r in rows]
+        sd = statistics.stdev(sums) if len(sums) > 1 else 0.0
+        print(f"{name}: mean loss {statistics.mean(sums):.4f} a game "
+              f"(± {1.96 * sd / math.sqrt(len(sums)):.4f}), "
+              f"{statistics.mean(r[1] for r in rows):.1f} decisions with a choice, "
+              f"{sum(r[1] for r in rows) and sum(sums) / sum(r[1] for r in rows):.5f} a decision, "
+              f"score {statistics.mean(r[2] for r in rows):.3f}")
+    agents = sorted(per_agent)
+    if len(agents) == 2 and all(len(n) == 2 for n, _, _ in pairs):
+        a, b = agents
+        diffs, scores = [], []
+        for names, sums, points in pairs:
+            sa = next(s for s, n in names.items() if n == a)
+            sb = next(s for s, n in names.items() if n == b)
+            diffs.append(sums[sb] - sums[sa])
+            scores.append(points[sa])
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        print(f"{a} against {b}: predicted {0.5 + statistics.mean(diffs):.3f} (± {half:.3f}), "
+              f"played {statistics.mean(scores):.3f}")
+        for name in (a, b):
+            rows = per_agent[name]
+            print(f"a player without errors (by the judge) against {name}: "
+                  f"{0.5 + statistics.mean(r[0] for r in rows):.3f}")
+
+
+if __name__ == "__main__":
+    main()
