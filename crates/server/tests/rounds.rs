@@ -461,8 +461,11 @@ async fn moves_cross_instances_as_deltas() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     use tabula_server::store::{Status, Store, StoredAction, StoredGame};
+    // The sweep runs only when the test calls it (`resume_ai`): a timed one
+    // could claim the orphan below between its insert and the dead
+    // instance's claim (it did, under load).
     let config = || tabula_server::RoundConfig {
-        ai_sweep: Duration::from_millis(100),
+        ai_sweep: Duration::from_secs(3600),
         ..quick()
     };
     let Some((db, a, b)) = two_instances("AI claims", config).await else {
