@@ -108,7 +108,9 @@ def game_losses(path, tabula, nodes, opening):
                 if len(legal) > 1:
                     values = judge(tabula, spec, engine.ask("query position"), nodes)
                     if action not in values:
-                        raise RuntimeError(f"{path}: no exact value for {action}")
+                        raise RuntimeError(
+                            f"{path}: the judge did not value {action} exactly within "
+                            f"{nodes} nodes (its first iteration did not finish): raise --nodes")
                     losses[seat].append(max(values.values()) - values[action])
             played.append(action)
     finally:

@@ -2,7 +2,7 @@
 # The engine protocol end to end: one full game of each game between
 # `tabula engine` processes through the reference driver
 # (scripts/engine-match.py), each record checked by `tabula replay`; the
-# search-depth driver; clocks for three seats; and the driver refusing an
+# search-depth driver; the decision-loss judge; clocks for three seats; and the driver refusing an
 # engine that cheats.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,11 @@ python3 scripts/search-depth.py --engine "$TABULA_BIN engine" --movetime 20 --th
 # ... and at fixed nodes over a record with dice (rolls skipped to a decision).
 python3 scripts/search-depth.py --engine "$TABULA_BIN engine" --nodes 2000 --plies 10,30 \
   "$MATCH_DIR/stelpur.txt" | tail -n 1 | grep 'positions, mean depth'
+# Decision losses judged at fixed nodes, over two arena games with dice.
+"$TABULA_BIN" arena stelpur --agents level3,random --games 2 --time 0.01 --threads 1 \
+  --records "$MATCH_DIR/arena" > /dev/null
+python3 scripts/decision-loss.py --tabula "$TABULA_BIN" --nodes 200000 "$MATCH_DIR"/arena/*.txt \
+  | grep "level3 against random: predicted"
 # Clocks for three seats, and a driver that insists on time.
 python3 scripts/engine-match.py 'gildervaik(mode=warrior)' --engine "$TABULA_BIN engine" \
   --level 4,3,2 --clock 4000 --inc 20 --seed 5 > "$MATCH_DIR/warrior.txt"
