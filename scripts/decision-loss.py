@@ -73,7 +73,7 @@ class Engine:
                 raise RuntimeError("the engine stopped")
             if line.startswith("response"):
                 return line[len("response"):].strip()
-            if "error" in line:
+            if line.startswith("info string error"):
                 raise RuntimeError(line.strip())
 
     def close(self):
@@ -124,6 +124,13 @@ def game_losses(path, tabula, nodes, opening):
     return path, names, points, losses
 
 
+def half_width(values):
+    """Half the 95 % interval of the mean of `values` (0 for fewer than two)."""
+    if len(values) < 2:
+        return 0.0
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("records", nargs="+")
@@ -134,48 +141,51 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
 
-    per_agent = {}  # name -> list of (loss sum, decisions, points) per game
-    pairs = []  # per game: (agent names by seat, loss sums by seat, points by seat)
+    games = []  # per game: (agent names, loss sums, decisions judged, points), each by seat
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(game_losses, r, args.tabula, args.nodes, args.opening)
                    for r in args.records]
         for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             path, names, points, losses = fut.result()
             sums = {s: sum(v) for s, v in losses.items()}
-            for s, name in names.items():
-                per_agent.setdefault(name, []).append((sums[s], len(losses[s]), points[s]))
-            pairs.append((names, sums, points))
+            counts = {s: len(v) for s, v in losses.items()}
+            games.append((names, sums, counts, points))
             print(f"[{done}/{len(futures)}] {path}: "
-                  + ", ".join(f"{names[s]} loss {sums[s]:.3f} over {len(losses[s])} "
+                  + ", ".join(f"{names[s]} loss {sums[s]:.3f} over {counts[s]} "
                               f"decisions, {points[s]:g} points" for s in sorted(names)),
                   file=sys.stderr, flush=True)
 
-    print(f"judge: level 8 at {args.nodes} nodes a decision; {len(pairs)} games")
+    # name -> (loss sum, decisions judged, points), one row per game it played
+    per_agent = {}
+    for names, sums, counts, points in games:
+        for s, name in names.items():
+            per_agent.setdefault(name, []).append((sums[s], counts[s], points[s]))
+
+    print(f"judge: level 8 at {args.nodes} nodes a decision; {len(games)} games")
     for name, rows in sorted(per_agent.items()):
         sums = [r[0] for r in rows]
-        sd = statistics.stdev(sums) if len(sums) > 1 else 0.0
+        decisions = sum(r[1] for r in rows)
+        per_decision = sum(sums) / decisions if decisions else 0.0
         print(f"{name}: mean loss {statistics.mean(sums):.4f} a game "
-              f"(± {1.96 * sd / math.sqrt(len(sums)):.4f}), "
+              f"(± {half_width(sums):.4f}), "
               f"{statistics.mean(r[1] for r in rows):.1f} decisions with a choice, "
-              f"{sum(r[1] for r in rows) and sum(sums) / sum(r[1] for r in rows):.5f} a decision, "
+              f"{per_decision:.5f} a decision, "
               f"score {statistics.mean(r[2] for r in rows):.3f}")
     agents = sorted(per_agent)
-    if len(agents) == 2 and all(len(n) == 2 for n, _, _ in pairs):
+    if len(agents) == 2 and all(len(g[0]) == 2 for g in games):
         a, b = agents
         diffs, scores = [], []
-        for names, sums, points in pairs:
+        for names, sums, _, points in games:
             sa = next(s for s, n in names.items() if n == a)
             sb = next(s for s, n in names.items() if n == b)
             diffs.append(sums[sb] - sums[sa])
             scores.append(points[sa])
-        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-        print(f"{a} against {b}: predicted {0.5 + statistics.mean(diffs):.3f} (± {half:.3f}), "
-              f"played {statistics.mean(scores):.3f}")
+        print(f"{a} against {b}: predicted {0.5 + statistics.mean(diffs):.3f} "
+              f"(± {half_width(diffs):.3f}), played {statistics.mean(scores):.3f}")
         for name in (a, b):
             rows = per_agent[name]
             print(f"a player without errors (by the judge) against {name}: "
                   f"{0.5 + statistics.mean(r[0] for r in rows):.3f}")
-
 
 if __name__ == "__main__":
     main()

@@ -2,8 +2,8 @@
 # The engine protocol end to end: one full game of each game between
 # `tabula engine` processes through the reference driver
 # (scripts/engine-match.py), each record checked by `tabula replay`; the
-# search-depth driver; the decision-loss judge; clocks for three seats; and the driver refusing an
-# engine that cheats.
+# search-depth driver; the decision-loss judge; clocks for three seats; and
+# the driver refusing an engine that cheats.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q -p tabula-cli
