@@ -31,55 +31,7 @@ import statistics
 import subprocess
 import sys
 
-
-def parse_record(path):
-    """(game spec, {seat: agent name}, result words, [(seat or None, action)])."""
-    header, actions, names = {}, [], {}
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
-    body = False
-    for line in lines[1:]:
-        if not line.strip():
-            body = True
-            continue
-        if not body:
-            key, _, value = line.partition(":")
-            header[key.strip()] = value.strip()
-            if key.startswith("player "):
-                names[int(key.split()[1])] = value.strip()
-            continue
-        who, _, action = line.partition(" ")
-        actions.append((None if who == "*" else int(who), action.strip()))
-    return header["game"], names, header.get("result", ""), actions
-
-
-class Engine:
-    """One `tabula engine` process, asked for positions and legal actions."""
-
-    def __init__(self, tabula):
-        self.p = subprocess.Popen(
-            [tabula, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-
-    def ask(self, *commands):
-        """Send `commands`; the first `response` line's words (commands
-        such as `position` answer nothing unless they fail)."""
-        for c in commands:
-            self.p.stdin.write(c + "\n")
-        self.p.stdin.flush()
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine stopped")
-            if line.startswith("response"):
-                return line[len("response"):].strip()
-            if line.startswith("info string error"):
-                raise RuntimeError(line.strip())
-
-    def close(self):
-        self.p.stdin.write("quit\n")
-        self.p.stdin.close()
-        self.p.wait()
+from records import Engine, EngineError, read_record
 
 
 def judge(tabula, spec, position, nodes):
@@ -87,41 +39,35 @@ def judge(tabula, spec, position, nodes):
     out = subprocess.run(
         [tabula, "hint", spec, "--position", position, "--nodes", str(nodes),
          "--multipv", "256", "--json"],
-        capture_output=True, text=True, check=True,
+        capture_output=True, text=True,
     )
+    if out.returncode != 0:
+        raise RuntimeError(f"`tabula hint` at `{position}`: {out.stderr.strip()}")
     answer = json.loads(out.stdout)
     return {r["action"]: r["value"] for r in answer["ranked"] if r["exact"]}
 
 
 def game_losses(path, tabula, nodes, opening):
-    spec, names, result, actions = parse_record(path)
-    engine = Engine(tabula)
-    losses = {seat: [] for seat in names}
-    played, decisions = [], 0
+    rec = read_record(path)
+    engine = Engine([tabula, "engine"])
+    losses = {seat: [] for seat in rec.players}
+    decisions = 0
     try:
-        for seat, action in actions:
+        for ply, (seat, action) in enumerate(rec.actions):
             if seat is not None:
                 decisions += 1
             if seat is not None and decisions > opening:
-                position = f"position {spec} startpos moves {' '.join(played)}".rstrip()
-                legal = engine.ask(position, "query legal").split()
+                legal = engine.ask(rec.position(ply), "query legal").split()
                 if len(legal) > 1:
-                    values = judge(tabula, spec, engine.ask("query position"), nodes)
+                    values = judge(tabula, rec.game, engine.ask("query position"), nodes)
                     if action not in values:
                         raise RuntimeError(
                             f"{path}: the judge did not value {action} exactly within "
                             f"{nodes} nodes (its first iteration did not finish): raise --nodes")
                     losses[seat].append(max(values.values()) - values[action])
-            played.append(action)
     finally:
         engine.close()
-    words = result.split()
-    if words[:1] == ["win"]:
-        points = {s: float(s == int(words[1])) for s in names}
-    else:
-        drawn = {int(s) for s in words[1].split(",")} if len(words) > 1 else set(names)
-        points = {s: (1.0 / len(drawn) if s in drawn else 0.0) for s in names}
-    return path, names, points, losses
+    return path, rec.players, rec.points(), losses
 
 
 def half_width(values):
@@ -188,4 +134,7 @@ def main():
                   f"{0.5 + statistics.mean(r[0] for r in rows):.3f}")
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (EngineError, ValueError, RuntimeError) as e:
+        sys.exit(f"decision-loss: {e}")

@@ -2,8 +2,9 @@
 # The engine protocol end to end: one full game of each game between
 # `tabula engine` processes through the reference driver
 # (scripts/engine-match.py), each record checked by `tabula replay`; the
-# search-depth driver; the decision-loss judge; clocks for three seats; and
-# the driver refusing an engine that cheats.
+# measuring scripts' record reader, the search-depth driver, the won-position
+# picker and the decision-loss judge; clocks for three seats; and the driver
+# refusing an engine that cheats.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q -p tabula-cli
@@ -15,12 +16,16 @@ for game in dragonchess gildervaik phylde stelpur; do
     --seed 3 > "$MATCH_DIR/$game.txt"
   "$TABULA_BIN" replay "$MATCH_DIR/$game.txt" | tail -n 1
 done
+python3 scripts/test_records.py
 # The depth-at-fixed-time driver over two of those records, on 1 and 2 threads.
 python3 scripts/search-depth.py --engine "$TABULA_BIN engine" --movetime 20 --threads 1,2 \
   --plies 10,30 "$MATCH_DIR/dragonchess.txt" "$MATCH_DIR/phylde.txt" | tail -n 2
 # ... and at fixed nodes over a record with dice (rolls skipped to a decision).
 python3 scripts/search-depth.py --engine "$TABULA_BIN engine" --nodes 2000 --plies 10,30 \
   "$MATCH_DIR/stelpur.txt" | tail -n 1 | grep 'positions, mean depth'
+# The first position of the Dragonchess game where the mover leads at all.
+python3 scripts/won-positions.py --engine "$TABULA_BIN engine" --lead 0 \
+  "$MATCH_DIR/dragonchess.txt" | grep -c ' -- .* lead '
 # Decision losses judged at fixed nodes, over two arena games with dice.
 "$TABULA_BIN" arena stelpur --agents level3,random --games 2 --time 0.01 --threads 1 \
   --records "$MATCH_DIR/arena" > /dev/null

@@ -19,25 +19,9 @@ Example:
 
 import argparse
 import re
-import shlex
-import subprocess
 import sys
 
-
-def actions(path):
-    """The game spec and the actions of a record file."""
-    spec, moves = None, []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("game: "):
-                spec = line[len("game: "):].strip()
-            # A seat's action (`2 e5-e6`) or a chance outcome (`* 6-1`).
-            m = re.match(r"^(?:\d+|\*) (\S+)", line)
-            if m:
-                moves.append(m.group(1))
-    if spec is None:
-        sys.exit(f"search-depth: {path}: no `game:` line")
-    return spec, moves
+from records import Engine, EngineError, read_record
 
 
 def main():
@@ -52,65 +36,40 @@ def main():
     a = p.parse_args()
     threads = [int(t) for t in a.threads.split(",")]
     plies = [int(k) for k in a.plies.split(",")]
-    eng = subprocess.Popen(shlex.split(a.engine), stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        eng.stdin.write(line + "\n")
-        eng.stdin.flush()
-
-    def ask(query):
-        send(f"query {query}")
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                sys.exit("search-depth: the engine exited")
-            if line.startswith("response"):
-                return line.split(" ", 1)[1].strip() if " " in line else ""
+    eng = Engine(a.engine)
 
     def go():
-        send(f"go nodes {a.nodes}" if a.nodes else f"go movetime {a.movetime}")
-        info = ""
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                sys.exit("search-depth: the engine exited")
-            if line.startswith("info string error"):
-                sys.exit(f"search-depth: {line.strip()}")
-            if line.startswith("info "):
-                info = line
-            if line.startswith("bestmove"):
-                depth = re.search(r"depth (\d+)", info)
-                nodes = re.search(r"nodes (\d+)", info)
-                return (int(depth.group(1)) if depth else 0, int(nodes.group(1)))
+        command = f"go nodes {a.nodes}" if a.nodes else f"go movetime {a.movetime}"
+        _, info = eng.go(command)
+        depth = re.search(r"depth (\d+)", info)
+        nodes = re.search(r"nodes (\d+)", info)
+        return (int(depth.group(1)) if depth else 0, int(nodes.group(1)))
 
     totals = {t: [0, 0, 0] for t in threads}
     for path in a.records:
-        spec, moves = actions(path)
+        rec = read_record(path)
         for k in plies:
-            if k >= len(moves):
+            if k >= len(rec.actions):
                 continue
             # Past the dice (and a turn's automatic passes) to a decision.
             while True:
-                send(f"position {spec} startpos moves " + " ".join(moves[:k]))
-                decision = ask("turn") not in ("chance", "over")
-                if decision or k >= len(moves):
+                decision = eng.ask(rec.position(k), "query turn") not in ("chance", "over")
+                if decision or k >= len(rec.actions):
                     break
                 k += 1
             if not decision:
                 continue
             row = []
             for t in threads:
-                send(f"setoption name Threads value {t}")
-                send(f"newgame {spec}")
-                send(f"position {spec} startpos moves " + " ".join(moves[:k]))
+                eng.send(f"setoption name Threads value {t}", f"newgame {rec.game}",
+                         rec.position(k))
                 depth, nodes = go()
                 totals[t][0] += depth
                 totals[t][1] += nodes
                 totals[t][2] += 1
                 row.append(f"threads {t}: depth {depth} nodes {nodes}")
             print(f"{path} ply {k}: " + ", ".join(row), flush=True)
-    send("quit")
+    eng.close()
     for t in threads:
         d, n, c = totals[t]
         if c:
@@ -118,4 +77,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (EngineError, ValueError) as e:
+        sys.exit(f"search-depth: {e}")

@@ -31,10 +31,10 @@ Examples:
 """
 
 import argparse
-import shlex
-import subprocess
 import sys
 from collections import deque
+
+from records import Engine, EngineError, read_record
 
 # Warriors per piece letter (crates/dragonchess/src/eval.rs), King 0.
 VALUES = dict(zip("SGRWOUHTCMKPDBE", [1, 5, 8, 1, 5, 2.5, 4.5, 4, 9, 11, 0, 10, 2, 3, 4]))
@@ -111,33 +111,6 @@ def gildervaik_race(position):
     return lead, mine, any(z == zone for _, z in rivals)
 
 
-def actions(path):
-    """The game spec and the action texts of a record."""
-    spec, moves, body = None, [], False
-    for line in open(path, encoding="utf-8"):
-        line = line.strip()
-        if not body:
-            if line.startswith("game:"):
-                spec = line.split(":", 1)[1].strip()
-            body = line == ""
-        elif line and not line.startswith("#"):
-            moves.append(line.split(None, 1)[1])
-    return spec, moves
-
-
-class Referee:
-    def __init__(self, command):
-        self.p = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def ask(self, line):
-        self.p.stdin.write(line + "\nquery position\n")
-        answer = self.p.stdout.readline().strip()
-        if not answer.startswith("response "):
-            sys.exit(f"engine: {answer}")
-        return answer[len("response "):]
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("records", nargs="+")
@@ -151,14 +124,15 @@ def main():
                    help="Gildervaik: no rival races for the mover's zone")
     p.add_argument("--turns", type=int, default=60, help="turns allowed to win")
     a = p.parse_args()
-    ref = Referee(a.engine)
+    ref = Engine(a.engine)
     for path in a.records:
-        spec, moves = actions(path)
-        if spec != a.game:
+        rec = read_record(path)
+        if rec.game != a.game:
             continue
-        pos = ref.ask(f"position {spec} startpos")
-        for n, m in enumerate(moves):
-            pos = ref.ask(f"position {spec} {pos} moves {m}")
+        spec = rec.game
+        pos = ref.ask(rec.position(0), "query position")
+        for n, (_, m) in enumerate(rec.actions):
+            pos = ref.ask(f"position {spec} {pos} moves {m}", "query position")
             contested = False
             if spec == "dragonchess":
                 lead, near = dragonchess_lead(pos), True
@@ -169,7 +143,11 @@ def main():
                 mark = " contested" if contested else ""
                 print(f"{a.turns} {pos} -- {path} ply {n + 1} lead {lead:g}{mark}")
                 break
+    ref.close()
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (EngineError, ValueError) as e:
+        sys.exit(f"won-positions: {e}")
