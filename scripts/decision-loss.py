@@ -133,6 +133,7 @@ def main():
             print(f"a player without errors (by the judge) against {name}: "
                   f"{0.5 + statistics.mean(r[0] for r in rows):.3f}")
 
+
 if __name__ == "__main__":
     try:
         main()
