@@ -1,8 +1,10 @@
 //! The abuse test (`docs/security.md`, numbers in `docs/benchmarks.md`):
 //! one address floods the server with AI-only games, hints and game
 //! creations while a real player plays a level-8 AI. Every excess request
-//! gets 429, the player's AI moves keep within their budget + 1 s, and the
-//! catalog keeps answering fast. In-process (loopback only), about 20 s.
+//! gets 429, the player's AI moves never queue behind the flood (at most the
+//! jobs already running), and every catalog read is answered. The times are
+//! printed for `docs/benchmarks.md`, never asserted: they measure the
+//! machine as much as the server. In-process (loopback only), about 20 s.
 
 mod common;
 
@@ -15,11 +17,9 @@ use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula_ai::AiLevel;
-use tabula_server::protocol::{Created, NewGame};
+use tabula_server::protocol::{Created, NewGame, ServerMessage};
 use tabula_server::RoundConfig;
 
-/// Level 8's thinking time per action.
-const LEVEL8: Duration = Duration::from_millis(1900);
 /// The player's moves against the AI.
 const PLAYER_MOVES: usize = 4;
 
@@ -127,6 +127,13 @@ async fn a_flood_from_one_address_does_not_slow_a_real_player() {
     let (id, tokens) = player
         .open(&seated("dragonchess", vec![human(), level8]))
         .await;
+    // What the player's page hears: the server says when its AI waits.
+    let (_, mut heard) = srv
+        .app
+        .rounds
+        .watch(&id, &Default::default())
+        .await
+        .expect("watch");
 
     let started = Instant::now();
     let cookie = attacker.cookie.clone();
@@ -151,7 +158,9 @@ async fn a_flood_from_one_address_does_not_slow_a_real_player() {
             let mut times = Vec::new();
             while times.len() < 300 {
                 let t = Instant::now();
-                srv.send(api::catalog()).await;
+                // `send` fails the test on any refusal.
+                let catalog = srv.send(api::catalog()).await;
+                assert!(!catalog.games.is_empty(), "an empty catalog");
                 times.push(t.elapsed());
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
@@ -207,14 +216,27 @@ async fn a_flood_from_one_address_does_not_slow_a_real_player() {
     let hinted = tallies[1].ok;
     let allowed = 10 + (secs / 3.0).ceil() as usize;
     assert!(hinted <= allowed, "{hinted} hints, {allowed} allowed");
-    for t in &ai_times {
-        assert!(
-            *t <= LEVEL8 + Duration::from_secs(1),
-            "an AI move took {t:?}: {ai_times:?}"
-        );
+    // The player's AI moves went first: when no worker was free, only the
+    // jobs already running were ahead (in the flood's class, the flood's
+    // queue would be ahead too).
+    let workers = metrics.ai_workers;
+    let mut waits = Vec::new();
+    loop {
+        match heard.try_recv() {
+            Ok(p) => {
+                if let Ok(ServerMessage::Queue { ahead }) = serde_json::from_str(&p.text) {
+                    waits.push(ahead);
+                }
+            }
+            Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) => {}
+            Err(_) => break,
+        }
     }
-    let p99 = percentile(&catalog, 99);
-    assert!(p99 < Duration::from_millis(50), "catalog p99 {p99:?}");
+    println!("the player's AI moves waited behind {waits:?} jobs ({workers} workers)");
+    assert!(
+        waits.iter().all(|&ahead| ahead <= workers),
+        "the player's AI queued behind {waits:?} jobs with {workers} workers"
+    );
     assert!(
         rss_after - rss_before < 300.0,
         "RSS grew from {rss_before:.0} to {rss_after:.0} MB"
