@@ -80,13 +80,7 @@ async fn flood<T: DeserializeOwned>(
         let answer = b.attempt(call).await;
         tally.count(&answer);
         if let Some(id) = answer.as_ref().ok().and_then(game) {
-            watchers.push(
-                srv.app
-                    .rounds
-                    .watch(id, &Default::default())
-                    .await
-                    .expect("watch"),
-            );
+            watchers.push(srv.watch(id).await);
         }
         tokio::time::sleep(pace).await;
     }
@@ -128,12 +122,7 @@ async fn a_flood_from_one_address_does_not_slow_a_real_player() {
         .open(&seated("dragonchess", vec![human(), level8]))
         .await;
     // What the player's page hears: the server says when its AI waits.
-    let (_, mut heard) = srv
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch");
+    let mut heard = srv.watch(&id).await;
 
     let started = Instant::now();
     let cookie = attacker.cookie.clone();

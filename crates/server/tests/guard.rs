@@ -307,12 +307,7 @@ async fn an_ai_only_game_needs_a_session_waits_for_a_watcher_and_its_creator_sto
     assert!(s.state.ply <= 1, "only the opening roll: {s:?}");
     assert_eq!(srv.app.rounds.ai_jobs(), 0);
     // A watcher comes: it plays.
-    let watch = srv
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch");
+    let watch = srv.watch(&id).await;
     poll(
         "the AI to think once watched",
         Duration::from_millis(5),
@@ -362,12 +357,7 @@ async fn an_ai_only_game_pauses_unwatched_and_is_not_resumed_at_start() {
         .open(&seated("race", vec![ai(AiLevel::Random); 2]))
         .await;
     let first = srv.view(&id).await.state.ply;
-    let watch = srv
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch");
+    let watch = srv.watch(&id).await;
     poll(
         "it plays while watched",
         Duration::from_millis(10),
@@ -588,12 +578,7 @@ async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
     let (demo_id, _) = ann
         .open(&seated("dragonchess", vec![level8.clone(), level8.clone()]))
         .await;
-    let _demo_watch = srv
-        .app
-        .rounds
-        .watch(&demo_id, &Default::default())
-        .await
-        .expect("watch");
+    let _demo_watch = srv.watch(&demo_id).await;
     poll(
         "the demo's AI to think",
         Duration::from_millis(5),
@@ -604,12 +589,7 @@ async fn a_player_is_told_when_the_ai_waits_for_a_worker() {
     let (id, _) = ann
         .open(&seated("dragonchess", vec![level8, human()]))
         .await;
-    let (_, mut updates) = srv
-        .app
-        .rounds
-        .watch(&id, &Default::default())
-        .await
-        .expect("watch");
+    let mut updates = srv.watch(&id).await;
     let ahead = published_until(&mut updates, |m| match m {
         ServerMessage::Queue { ahead } => Some(ahead),
         _ => None,

@@ -65,16 +65,6 @@ async fn sees(rx: &mut Watch, ply: usize) -> GameView {
     .await
 }
 
-/// Watch game `id` on instance `srv`.
-async fn watch(srv: &Server, id: &str) -> Watch {
-    srv.app
-        .rounds
-        .watch(id, &Default::default())
-        .await
-        .expect("watch")
-        .1
-}
-
 #[tokio::test]
 async fn every_ending_goes_through_the_finisher_once() {
     let db = temp_db("endings");
@@ -238,7 +228,7 @@ async fn ai_seats_play_to_the_end_and_finish_once() {
         .await;
     assert!(created.tokens.is_empty(), "AI seats hold no token");
     let id = created.id;
-    let _watch = watch(&srv, &id).await;
+    let _watch = srv.watch(&id).await;
     let e = next_end(&mut ends).await;
     assert_eq!(
         (e.id.as_str(), e.ending.reason),
@@ -333,8 +323,8 @@ async fn two_instances_share_games_through_postgres() {
         return;
     };
     let (id, t) = a.open(&seeded("race", 4)).await;
-    let mut on_a = watch(&a, &id).await;
-    let mut on_b = watch(&b, &id).await;
+    let mut on_a = a.watch(&id).await;
+    let mut on_b = b.watch(&id).await;
 
     // Made on a, played on b, seen on both.
     b.send(api::play(&id, &t[0], "walk", 1)).await;
@@ -372,7 +362,7 @@ async fn two_instances_share_games_through_postgres() {
         let Some((seat, ply)) = s.and_then(|s| Some((s.to_move()?, s.state.ply))) else {
             // A new game once the last one is over.
             (id, t) = a.open(&NewGame::new("race(players=3)")).await;
-            watcher = Some(watch(&a, &id).await);
+            watcher = Some(a.watch(&id).await);
             continue;
         };
         let moved = b.send(api::play(&id, &t[seat], "walk", ply)).await;
@@ -418,7 +408,7 @@ async fn moves_cross_instances_as_deltas() {
     let reaches = |ply: usize| move |v: &GameView| v.state.ply >= ply;
 
     let (id, t) = a.open(&seeded("race", 9)).await;
-    let (mut on_a, mut on_b) = (watch(&a, &id).await, watch(&b, &id).await);
+    let (mut on_a, mut on_b) = (a.watch(&id).await, b.watch(&id).await);
     let mut moves = 0;
     loop {
         let s = a.view(&id).await;
@@ -444,7 +434,7 @@ async fn moves_cross_instances_as_deltas() {
         ..seated("race", vec![human(), ai(AiLevel::Random)])
     };
     let (id, t) = a.open(&game).await;
-    let (mut on_a, mut on_b) = (watch(&a, &id).await, watch(&b, &id).await);
+    let (mut on_a, mut on_b) = (a.watch(&id).await, b.watch(&id).await);
     let s = a.play_moves(&id, &t, &["walk", "walk"]).await;
     update(&mut on_b, reaches(s.state.ply)).await;
     let keep = b.send(api::undo(&id, &t[0])).await.ply;
@@ -478,7 +468,7 @@ async fn one_instance_drives_each_ai_turn_and_another_takes_over() {
     let mut creator = Browser::guest_at(&a, 1).await;
     let (id, _) = creator.open(&ai_only("race(players=3)", 3)).await;
     // b holds the game too, and would think for it if it could.
-    let _watch = watch(&b, &id).await;
+    let _watch = b.watch(&id).await;
     // The instance that plays the last move announces the end.
     let e = tokio::select! {
         e = next_end(&mut ends_a) => e,
@@ -590,7 +580,7 @@ async fn an_instance_without_ai_leaves_its_turns_to_a_worker() {
 
     // An AI-only game, watched only on the web instance.
     let (id, _) = creator.open(&ai_only("race", 2)).await;
-    let _watch = watch(&web, &id).await;
+    let _watch = web.watch(&id).await;
     poll(
         "the AI-only game to end",
         Duration::from_millis(5),
@@ -648,8 +638,8 @@ async fn two_instances_end_a_game_on_time_exactly_once() {
     for (srv, token) in [(&a, &t[0]), (&b, &t[1])] {
         srv.send(api::play(&id, token, "walk", None)).await;
     }
-    let _on_a = watch(&a, &id).await;
-    let _on_b = watch(&b, &id).await;
+    let _on_a = a.watch(&id).await;
+    let _on_b = b.watch(&id).await;
     // (Each sees the other's move a moment later.)
     for srv in [&a, &b] {
         poll(

@@ -113,6 +113,19 @@ impl Live for Ws {
 /// What a game's watcher inside the server receives.
 pub type Watch = tokio::sync::broadcast::Receiver<tabula_server::round::actor::Published>;
 
+impl Server {
+    /// Watch game `id` from inside the server, as a page does (an AI-only
+    /// game's AI thinks only while someone watches).
+    pub async fn watch(&self, id: &str) -> Watch {
+        self.app
+            .rounds
+            .watch(id, &Default::default())
+            .await
+            .expect("watch")
+            .1
+    }
+}
+
 /// The next message a watcher gets (within [`MESSAGE_LIMIT`]).
 pub async fn published(rx: &mut Watch) -> ServerMessage {
     let p = tokio::time::timeout(MESSAGE_LIMIT, rx.recv())
