@@ -1,4 +1,5 @@
-//! `tabula bench`: random playouts on one thread for a fixed time.
+//! `tabula bench`: random playouts on one thread for a fixed time, or a
+//! fixed number of them (the same work every run, for instruction counts).
 
 use crate::{open_game, print_json, CmdResult};
 use serde_json::json;
@@ -11,6 +12,10 @@ pub struct Args {
     /// How long to run.
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
+    /// Stop after this many playouts instead of after `--seconds`: the same
+    /// games every run, so `valgrind --tool=callgrind` counts compare.
+    #[arg(long)]
+    playouts: Option<u64>,
     /// Seed of the first playout (playout i uses seed + i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -29,12 +34,19 @@ pub fn run(args: Args) -> CmdResult {
             args.seconds
         ));
     }
+    if args.playouts == Some(0) {
+        return Err("--playouts must be at least 1".into());
+    }
     let game = open_game(&args.spec, args.position.as_deref())?;
     let budget = Duration::from_secs_f64(args.seconds);
     let start = Instant::now();
     let mut next_report = Duration::from_secs(1);
     let (mut playouts, mut actions, mut decisions, mut unfinished) = (0u64, 0u64, 0u64, 0u64);
-    while start.elapsed() < budget || playouts == 0 {
+    let more = |playouts: u64| match args.playouts {
+        Some(n) => playouts < n,
+        None => start.elapsed() < budget || playouts == 0,
+    };
+    while more(playouts) {
         let stats = game.random_playout(args.seed.wrapping_add(playouts));
         playouts += 1;
         actions += stats.actions;

@@ -129,6 +129,11 @@ fn every_game_answers_every_inspection_command() {
         for key in ["playouts_per_sec", "actions_per_sec", "mean_actions"] {
             assert!(b[key].as_f64().expect(key) > 0.0, "{name} {key}");
         }
+        // A fixed count plays the same games every run.
+        let fixed = ["bench", &name, "--playouts", "3", "--json"];
+        let (f1, f2) = (json(&tabula(&fixed)), json(&tabula(&fixed)));
+        assert_eq!(f1["playouts"], 3, "{name}");
+        assert_eq!(f1["mean_actions"], f2["mean_actions"], "{name}");
         // The position printed by `show` reads back.
         let pos = moves["position"].as_str().expect("position");
         assert!(tabula(&["moves", &name, "--position", pos])
@@ -294,6 +299,7 @@ fn bad_input_fails_with_one_line() {
             "valid:",
         );
         assert_clean_failure(&tabula(&["bench", &name, "--seconds=-1"]), "--seconds");
+        assert_clean_failure(&tabula(&["bench", &name, "--playouts", "0"]), "--playouts");
         assert_clean_failure(&tabula(&["play", &name, "--seats", "human"]), "seats");
     }
 }

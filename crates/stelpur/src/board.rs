@@ -108,6 +108,59 @@ pub fn cells(mask: u32) -> impl Iterator<Item = Cell> {
     })
 }
 
+/// The `k`-th cell (from 0) of `mask` in increasing order; `k` must be below
+/// the mask's count. Two byte tables and no loop: a playout picks a use this
+/// way at every decision, and a loop whose length the dice decide costs a
+/// mispredicted exit each time.
+#[inline]
+pub fn nth_cell(mask: u32, k: u32) -> Cell {
+    debug_assert!(k < mask.count_ones() && mask <= FULL);
+    let c0 = u32::from(BYTE_COUNT[(mask & 0xFF) as usize]);
+    let c01 = c0 + u32::from(BYTE_COUNT[(mask >> 8 & 0xFF) as usize]);
+    let (past0, past1) = (u32::from(k >= c0), u32::from(k >= c01));
+    let byte = past0 + past1;
+    let skipped = past0 * c0 + past1 * (c01 - c0);
+    let bits = (mask >> (8 * byte)) & 0xFF;
+    Cell((8 * byte) as u8 + NTH_IN_BYTE[bits as usize][((k - skipped) & 7) as usize])
+}
+
+/// The pawns of `mask` (a 24-bit mask): three table reads, where
+/// `count_ones` without the `popcnt` instruction is a dozen operations.
+#[inline]
+pub fn count(mask: u32) -> u32 {
+    let byte = |i: u32| u32::from(BYTE_COUNT[(mask >> (8 * i) & 0xFF) as usize]);
+    byte(0) + byte(1) + byte(2)
+}
+
+/// `BYTE_COUNT[b]`: the set bits of `b`.
+const BYTE_COUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
+
+/// `NTH_IN_BYTE[b][k]`: the index of the `k`-th set bit of `b` (0 past the last).
+const NTH_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut i, mut k) = (0, 0);
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                t[b][k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// `CORNER_AHEAD[k][i]`: index of the k-th corner strictly after index `i`.
 const CORNER_AHEAD: [[u8; CELLS as usize]; 5] = {
     let mut t = [[0u8; CELLS as usize]; 5];
@@ -151,6 +204,27 @@ mod tests {
         for c in cells(CORNERS) {
             assert_eq!(c.corner_ahead(4), c.ahead(12));
         }
+    }
+
+    /// Against the plain walk: every mask of the low 16 cells with each
+    /// of its counts, and masks over all 24 cells spread by a fixed generator.
+    #[test]
+    fn nth_cell_is_the_kth_of_the_cells_in_order() {
+        let check = |mask: u32| {
+            assert_eq!(count(mask), mask.count_ones());
+            for (k, c) in cells(mask).enumerate() {
+                assert_eq!(nth_cell(mask, k as u32), c, "mask {mask:#x}, k {k}");
+            }
+        };
+        (0..1u32 << 16).for_each(check);
+        let mut x = 0x9E37_79B9u32;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            check(x & FULL);
+        }
+        check(FULL);
     }
 
     #[test]

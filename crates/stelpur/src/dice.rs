@@ -45,6 +45,7 @@ impl Roll {
     pub fn lo(self) -> u8 {
         self.lo
     }
+    #[inline(always)]
     pub fn is_double(self) -> bool {
         self.hi == self.lo
     }
@@ -55,6 +56,7 @@ impl Roll {
     }
 
     /// The values this roll gives to a mover with `last_pawn` (one pawn left).
+    #[inline(always)]
     pub fn values(self, last_pawn: bool, o: &Options) -> Left {
         let six_moves = if o.six_counts_twice { 2 } else { 1 };
         if !self.is_double() {
@@ -107,12 +109,14 @@ impl Left {
     };
 
     /// `count` copies of `value`.
+    #[inline(always)]
     pub fn of(value: u8, count: u8) -> Left {
         Left::EMPTY.with(value, count)
     }
 
     /// Add `count` copies of `value` (a value above every one present, or an
     /// existing one); used to build lists in increasing order.
+    #[inline(always)]
     pub fn with(mut self, value: u8, count: u8) -> Left {
         if count == 0 {
             return self;
@@ -127,13 +131,16 @@ impl Left {
         self
     }
 
+    #[inline(always)]
     pub fn is_empty(self) -> bool {
         self.total() == 0
     }
     /// Number of values left.
+    #[inline(always)]
     pub fn total(self) -> u8 {
         self.counts[0] + self.counts[1]
     }
+    #[inline(always)]
     pub fn count(self, value: u8) -> u8 {
         (0..2)
             .filter(|&i| self.vals[i] == value)
@@ -146,7 +153,17 @@ impl Left {
             .filter(move |&i| self.counts[i] > 0)
             .map(move |i| self.vals[i])
     }
+    /// The two (value, count) slots, the smaller value first; an empty
+    /// slot is (0, 0), and only the second can be empty alone.
+    #[inline(always)]
+    pub(crate) fn slots(self) -> [(u8, u8); 2] {
+        [
+            (self.vals[0], self.counts[0]),
+            (self.vals[1], self.counts[1]),
+        ]
+    }
     /// Remove one copy of `value` (present).
+    #[inline(always)]
     pub fn take(mut self, value: u8) -> Left {
         let i = usize::from(self.vals[0] != value || self.counts[0] == 0);
         debug_assert!(self.vals[i] == value && self.counts[i] > 0);

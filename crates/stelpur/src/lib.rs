@@ -24,15 +24,17 @@ pub use board::Cell;
 pub use dice::{Left, Roll, ROLLS};
 pub use movegen::Use;
 pub use notation::{roll_records, RollRecord, Step};
+use options::under_rules;
 pub use options::{
     Between, Doubles, ForcedPlay, LastDoubles, Options, OwnLanding, Preset, Protection,
 };
 pub use state::{Action, Stelpur};
 
-use board::cells;
+use board::{cells, nth_cell};
+use rand::Rng;
 use std::sync::LazyLock;
 use tabula_core::options::{OptionDef, OptionValues};
-use tabula_core::playout::ChanceTable;
+use tabula_core::playout::{pick_uniform, ChanceTable};
 use tabula_core::{zobrist, ActionFacts, Error, Game, GameType, Outcome, Player, Turn};
 
 /// Display title for menus.
@@ -136,6 +138,13 @@ impl Game for Stelpur {
             .then(|| DICE.pick_bits(bits))
             .flatten()
     }
+    /// Without a list when every use is a plain step: the uses are then the
+    /// cells of a few masks, in the order `legal_actions` gives them, so the
+    /// pick is a count, one draw and the k-th cell (the conformance harness
+    /// holds it to the listed pick, draw for draw).
+    fn random_action<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
+        under_rules!(self, |o| self.random_action_under(rng, buf, o))
+    }
     fn apply(&mut self, action: Action) {
         Stelpur::apply(self, action);
     }
@@ -205,5 +214,50 @@ impl Game for Stelpur {
     }
     fn render(&self) -> String {
         self.picture()
+    }
+}
+
+impl Stelpur {
+    /// [`Game::random_action`] under `o`, `self.opts` or a constant copy of it.
+    #[inline(always)]
+    fn random_action_under<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        buf: &mut Vec<Action>,
+        o: &Options,
+    ) -> Option<Action> {
+        let Some(roll) = self
+            .roll
+            .filter(|_| movegen::lists_plain_steps(self.left, o))
+        else {
+            return pick_uniform(self, rng, buf);
+        };
+        let [low, high] = self.value_uses(roll, o);
+        let count = |u: &movegen::ValueUses| u32::from(u.corner != 0) + board::count(u.normal);
+        let n_low = count(&low);
+        let n = n_low + count(&high);
+        if n == 0 {
+            return None;
+        }
+        let k = rng.gen_range(0..n as usize) as u32;
+        let (u, k) = if k < n_low {
+            (low, k)
+        } else {
+            (high, k - n_low)
+        };
+        let die = u.value;
+        // A lone pawn's corner step comes first among its value's uses.
+        let corner = u32::from(u.corner != 0);
+        if k < corner {
+            let from = nth_cell(self.pawns[self.mover()], 0);
+            let to = nth_cell(u.corner, 0);
+            return Some(Action::Use(Use { die, from, to }));
+        }
+        let to = nth_cell(u.normal, k - corner);
+        Some(Action::Use(Use {
+            die,
+            from: to.ahead(board::CELLS - die),
+            to,
+        }))
     }
 }

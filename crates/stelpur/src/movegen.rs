@@ -5,7 +5,7 @@
 //! The R5 look-ahead is a depth-first search over at most eight values that
 //! stops as soon as a line uses every value.
 
-use crate::board::{backward, cells, forward, single, Cell, CORNERS, FULL};
+use crate::board::{backward, cells, forward, nth_cell, single, Cell, CORNERS, FULL};
 use crate::dice::{Left, Roll};
 use crate::options::{Between, ForcedPlay, Options, OwnLanding, Protection};
 
@@ -40,6 +40,7 @@ pub struct RollRules<'a> {
 }
 
 impl<'a> RollRules<'a> {
+    #[inline(always)]
     pub fn new(o: &'a Options, roll: Roll, mine: u32, mover: usize, turn: u32) -> Self {
         // Ludii's regions: P1's leftmost cells 1-2, P2's 13-14 (the same after a half turn).
         const FIRST_CELLS: [u32; 2] = [0b11, 0b11 << 12];
@@ -87,6 +88,7 @@ impl UseList {
 }
 
 /// The pawns of `theirs` that the mover (`mine`) may not capture (R6).
+#[inline(always)]
 pub fn protected(theirs: u32, mine: u32, o: &Options) -> u32 {
     match o.protection {
         Protection::None => return 0,
@@ -122,6 +124,7 @@ fn framed_by_nearest(c: Cell, mine: u32, theirs: u32) -> bool {
 }
 
 /// Corners a last-pawn value moves: 1 -> 1, 2 -> 2, 6 -> 2, 12 -> 4.
+#[inline(always)]
 fn corner_steps(value: u8) -> u8 {
     match value {
         6 => 2,
@@ -133,6 +136,7 @@ fn corner_steps(value: u8) -> u8 {
 /// The cells from which a last pawn may take a corner step: any cell, but
 /// with `last_pawn_normal_moves` only a rune corner (a last pawn on a plain
 /// cell then makes the normal step only, as Ludii plays it; §11).
+#[inline(always)]
 fn corner_steppers(r: &RollRules) -> u32 {
     if r.o.last_pawn_normal_moves {
         CORNERS
@@ -153,7 +157,7 @@ fn bump_target(from: Cell, d: u8, occupied: u32) -> Cell {
 
 /// The pawns that may use value `v` (pending six, pin and first-turn rules
 /// applied), or `None` when `v` may not be used now.
-#[inline]
+#[inline(always)]
 fn movable(node: &Node, r: &RollRules, v: u8) -> Option<u32> {
     if r.o.six_counts_twice && v != 6 && node.left.count(6) % 2 == 1 {
         return None;
@@ -165,7 +169,7 @@ fn movable(node: &Node, r: &RollRules, v: u8) -> Option<u32> {
 }
 
 /// The pawns that may make a normal (cell by cell) step with `v`.
-#[inline]
+#[inline(always)]
 fn normal_movers(node: &Node, r: &RollRules, v: u8, movable: u32) -> u32 {
     if (v == 6 || v == 12) && r.first_turn_cells & node.mine != 0 {
         movable & r.first_turn_cells
@@ -174,25 +178,87 @@ fn normal_movers(node: &Node, r: &RollRules, v: u8, movable: u32) -> u32 {
     }
 }
 
-/// Whether some use is R3-legal: the roll goes on (under R5 a line of
-/// length 1 or more then exists too). Masks only, no list.
-pub fn any_use(node: &Node, r: &RollRules) -> bool {
+/// The R3-legal uses of one value of a node, as masks: a lone pawn's corner
+/// step (one cell at most, listed first), the normal steps by the cell they
+/// land on, and the own pawns a normal step meets (each a bump under
+/// `own_landing=bump`, else no use).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ValueUses {
+    pub value: u8,
+    pub corner: u32,
+    pub normal: u32,
+    pub blocked: u32,
+}
+
+/// The uses of each value of `node.left`, the smaller value first (an
+/// empty slot has none). Every question about a node's uses starts here.
+#[inline(always)]
+pub fn value_uses(node: &Node, r: &RollRules) -> [ValueUses; 2] {
     let prot = protected(node.theirs, node.mine, r.o);
-    node.left.distinct().any(|v| {
-        let Some(movable) = movable(node, r, v) else {
-            return false;
-        };
-        // A lone pawn's corner step never meets an own or protected pawn (§5).
-        if r.last_pawn && movable & corner_steppers(r) != 0 {
-            return true;
+    let [(v0, c0), (v1, c1)] = node.left.slots();
+    [
+        uses_of_value(node, r, v0, c0, prot),
+        uses_of_value(node, r, v1, c1, prot),
+    ]
+}
+
+#[inline(always)]
+fn uses_of_value(node: &Node, r: &RollRules, value: u8, count: u8, prot: u32) -> ValueUses {
+    let none = ValueUses {
+        value,
+        ..ValueUses::default()
+    };
+    let Some(movable) = movable(node, r, value).filter(|_| count > 0) else {
+        return none;
+    };
+    // A lone pawn's corner step lands where its normal step may too: one use.
+    let mut corner = 0;
+    if r.last_pawn {
+        let from = movable & corner_steppers(r);
+        if from != 0 {
+            let to =
+                Cell::from_index(from.trailing_zeros() as u8).corner_ahead(corner_steps(value));
+            corner = to.bit() & !(node.mine | prot);
         }
-        if r.last_pawn && !r.o.last_pawn_normal_moves {
-            return false;
+        if !r.o.last_pawn_normal_moves {
+            return ValueUses { corner, ..none };
         }
-        let landing = forward(normal_movers(node, r, v, movable), v);
-        landing & !node.mine & !prot != 0
-            || (r.o.own_landing == OwnLanding::Bump && landing & node.mine != 0)
-    })
+    }
+    let landing = forward(normal_movers(node, r, value, movable), value);
+    ValueUses {
+        value,
+        corner,
+        normal: landing & !node.mine & !prot & !corner,
+        blocked: landing & node.mine,
+    }
+}
+
+/// Whether `uses` hold an R3-legal use: the roll goes on (under R5 a line
+/// of length 1 or more then exists too).
+#[inline(always)]
+pub fn any_use(uses: &[ValueUses; 2], o: &Options) -> bool {
+    let [a, b] = uses;
+    let bumps = if o.own_landing == OwnLanding::Bump {
+        a.blocked | b.blocked
+    } else {
+        0
+    };
+    a.corner | a.normal | b.corner | b.normal | bumps != 0
+}
+
+/// Whether [`legal_uses`] lists exactly the corner and normal steps of
+/// [`value_uses`] with `left` to use: the forced-play rule keeps every
+/// R3-legal use (stepwise play, or one value left under `max`) and no use
+/// is a bump. It lists them value by value, the corner step first, then
+/// the normal steps by the cell they land on, each from `to - value`.
+#[inline(always)]
+pub fn lists_plain_steps(left: Left, o: &Options) -> bool {
+    let keeps_all = match o.forced_play {
+        ForcedPlay::Stepwise => true,
+        ForcedPlay::Max => left.total() == 1,
+        ForcedPlay::Free => false,
+    };
+    keeps_all && o.own_landing != OwnLanding::Bump
 }
 
 /// Every R3-legal use of `node` (pin, pending six and first-turn rules applied).
@@ -202,49 +268,37 @@ pub fn uses(node: &Node, r: &RollRules) -> UseList {
     out
 }
 
-/// Call `emit` for every R3-legal use of `node`, in a fixed order.
+/// Call `emit` for every R3-legal use of `node`, in a fixed order: value by
+/// value, the corner step, the normal steps, then the bumps.
 #[inline]
 fn each_use(node: &Node, r: &RollRules, mut emit: impl FnMut(Use)) {
-    let o = r.o;
-    let prot = protected(node.theirs, node.mine, o);
-    for v in node.left.distinct() {
-        let Some(movable) = movable(node, r, v) else {
-            continue;
-        };
-        // Cells already reached by a corner step, so a normal step there is no new use.
-        let mut corner_targets = 0;
-        if r.last_pawn {
-            for from in cells(movable & corner_steppers(r)) {
-                let to = from.corner_ahead(corner_steps(v));
-                if (node.mine | prot) & to.bit() == 0 {
-                    emit(Use { die: v, from, to });
-                    corner_targets |= to.bit();
-                }
-            }
-            if !o.last_pawn_normal_moves {
-                continue;
-            }
+    for u in value_uses(node, r) {
+        let die = u.value;
+        // Only a lone pawn has a corner step.
+        for to in cells(u.corner) {
+            let from = nth_cell(node.mine, 0);
+            emit(Use { die, from, to });
         }
-        let landing = forward(normal_movers(node, r, v, movable), v);
-        for to in cells(landing & !node.mine & !prot & !corner_targets) {
+        for to in cells(u.normal) {
             emit(Use {
-                die: v,
-                from: to.ahead(24 - v),
+                die,
+                from: to.ahead(24 - die),
                 to,
             });
         }
-        if o.own_landing == OwnLanding::Bump {
+        if r.o.own_landing == OwnLanding::Bump {
             let occupied = node.mine | node.theirs;
-            for blocked in cells(landing & node.mine) {
-                let from = blocked.ahead(24 - v);
-                let to = bump_target(from, v, occupied);
-                emit(Use { die: v, from, to });
+            for blocked in cells(u.blocked) {
+                let from = blocked.ahead(24 - die);
+                let to = bump_target(from, die, occupied);
+                emit(Use { die, from, to });
             }
         }
     }
 }
 
 /// The node after `u`, and whether `u` captured.
+#[inline(always)]
 pub fn apply_use(node: &Node, u: Use, r: &RollRules) -> (Node, bool) {
     let captured = node.theirs & u.to.bit() != 0;
     let next = Node {
@@ -258,6 +312,7 @@ pub fn apply_use(node: &Node, u: Use, r: &RollRules) -> (Node, bool) {
 
 /// Whether a capture leaving `theirs` ends the game (win, or the optional
 /// draw when both sides are down to one pawn).
+#[inline(always)]
 pub fn ends_game(mine: u32, theirs: u32, o: &Options) -> bool {
     theirs == 0 || (o.mutual_last_pawn_draw && single(mine) && single(theirs))
 }

@@ -99,7 +99,7 @@ impl Default for Options {
 
 impl Options {
     /// The options of a preset, before any explicit override.
-    pub fn preset(preset: Preset) -> Options {
+    pub const fn preset(preset: Preset) -> Options {
         let seed = Options {
             first_player: Player(0),
             nondouble_one_pawn: false,
@@ -136,6 +136,13 @@ impl Options {
                 ..seed
             },
         }
+    }
+
+    /// The preset these options are, exactly (no option changed).
+    pub fn exact_preset(&self) -> Option<Preset> {
+        [Preset::Ludii, Preset::Seed, Preset::TableSites]
+            .into_iter()
+            .find(|&p| *self == Options::preset(p))
     }
 
     /// Typed options from validated spec values: preset first, explicit keys over it.
@@ -322,6 +329,39 @@ pub const DEFS: &[OptionDef] = &[
         help: "completed rolls without a capture that draw the game (0 = no limit)",
     },
 ];
+
+/// Evaluate `$body` with `$o` bound to `$game`'s options, as a constant
+/// when they are exactly a preset: the rules code inlined in `$body` then
+/// has its option checks folded away by the compiler (a playout runs far
+/// fewer instructions and branches); other options run the same code with
+/// their checks. `$game.preset` is `$game.opts.exact_preset()`, found once.
+macro_rules! under_rules {
+    ($game:expr, |$o:ident| $body:expr) => {{
+        const SEED: Options = Options::preset(Preset::Seed);
+        const TABLESITES: Options = Options::preset(Preset::TableSites);
+        const LUDII: Options = Options::preset(Preset::Ludii);
+        match $game.preset {
+            Some(Preset::Ludii) => {
+                let $o = &LUDII;
+                $body
+            }
+            Some(Preset::Seed) => {
+                let $o = &SEED;
+                $body
+            }
+            Some(Preset::TableSites) => {
+                let $o = &TABLESITES;
+                $body
+            }
+            None => {
+                let opts = $game.opts;
+                let $o = &opts;
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use under_rules;
 
 #[cfg(test)]
 mod tests {

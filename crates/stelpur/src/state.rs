@@ -3,8 +3,8 @@
 
 use crate::board::{single, single_or_none, Cell};
 use crate::dice::{Left, Roll};
-use crate::movegen::{self, ends_game, Node, RollRules, Use};
-use crate::options::{ForcedPlay, Options};
+use crate::movegen::{self, ends_game, Node, RollRules, Use, ValueUses};
+use crate::options::{under_rules, ForcedPlay, Options, Preset};
 use tabula_core::{Outcome, Player, PlayerSet, Turn};
 
 /// One decision of a player or one roll of the dice.
@@ -35,6 +35,8 @@ pub struct Stelpur {
     /// Turn number from 1, rising when the player to move changes.
     pub(crate) turn: u32,
     pub(crate) opts: Options,
+    /// The preset `opts` is exactly, if any, for [`under_rules`].
+    pub(crate) preset: Option<Preset>,
 }
 
 impl Stelpur {
@@ -50,6 +52,7 @@ impl Stelpur {
             no_capture: 0,
             turn: 1,
             opts: *opts,
+            preset: opts.exact_preset(),
         }
     }
 
@@ -87,8 +90,15 @@ impl Stelpur {
     }
 
     pub(crate) fn roll_rules(&self, roll: Roll) -> RollRules<'_> {
+        self.rules_under(&self.opts, roll)
+    }
+
+    /// The rules of a roll under `o`, which is `self.opts` or a constant
+    /// copy of it (see [`under_rules`]).
+    #[inline(always)]
+    fn rules_under<'a>(&self, o: &'a Options, roll: Roll) -> RollRules<'a> {
         let m = self.mover();
-        RollRules::new(&self.opts, roll, self.pawns[m], m, self.turn)
+        RollRules::new(o, roll, self.pawns[m], m, self.turn)
     }
 
     #[inline]
@@ -149,24 +159,41 @@ impl Stelpur {
     /// Whether the roll in progress can go on (some use is R3-legal; under
     /// R5 a line of length >= 1 then exists too).
     pub(crate) fn can_use(&self, roll: Roll) -> bool {
-        !self.left.is_empty() && movegen::any_use(&self.node(), &self.roll_rules(roll))
+        self.can_use_under(roll, &self.opts)
+    }
+
+    #[inline(always)]
+    fn can_use_under(&self, roll: Roll, o: &Options) -> bool {
+        !self.left.is_empty() && movegen::any_use(&self.value_uses(roll, o), o)
+    }
+
+    /// The uses of the roll in progress by value, under `o`.
+    #[inline(always)]
+    pub(crate) fn value_uses(&self, roll: Roll, o: &Options) -> [ValueUses; 2] {
+        movegen::value_uses(&self.node(), &self.rules_under(o, roll))
     }
 
     pub fn apply(&mut self, action: Action) {
+        under_rules!(self, |o| self.apply_under(action, o));
+    }
+
+    /// [`Stelpur::apply`] under `o`, `self.opts` or a constant copy of it.
+    #[inline(always)]
+    fn apply_under(&mut self, action: Action, o: &Options) {
         match action {
             Action::Roll(r) => {
                 let last = single(self.pawns[self.mover()]);
                 self.roll = Some(r);
-                self.left = r.values(last, &self.opts);
+                self.left = r.values(last, o);
                 self.pin = None;
                 self.captured = false;
-                if !self.can_use(r) {
-                    self.end_roll(r);
+                if !self.can_use_under(r, o) {
+                    self.end_roll(r, o);
                 }
             }
             Action::Use(u) => {
                 let Some(roll) = self.roll else { return };
-                let rules = self.roll_rules(roll);
+                let rules = self.rules_under(o, roll);
                 let (next, captured) = movegen::apply_use(&self.node(), u, &rules);
                 let m = self.mover();
                 self.pawns[m] = next.mine;
@@ -176,17 +203,17 @@ impl Stelpur {
                 // Whether a use captures is unpredictable; ending the game is rare.
                 self.no_capture *= u32::from(!captured);
                 self.captured |= captured;
-                if captured && ends_game(next.mine, next.theirs, &self.opts) {
+                if captured && ends_game(next.mine, next.theirs, o) {
                     self.clear_roll();
                     return;
                 }
-                if !self.can_use(roll) {
-                    self.end_roll(roll);
+                if !self.can_use_under(roll, o) {
+                    self.end_roll(roll, o);
                 }
             }
             Action::Pass => {
                 if let Some(roll) = self.roll {
-                    self.end_roll(roll);
+                    self.end_roll(roll, o);
                 }
             }
         }
@@ -202,12 +229,13 @@ impl Stelpur {
     /// The roll is over: count it for D1, then the same player rolls again
     /// after a double (R4; under `ludii_literal` only if every value of a
     /// non-empty list was used), otherwise the opponent rolls.
-    fn end_roll(&mut self, roll: Roll) {
+    #[inline(always)]
+    fn end_roll(&mut self, roll: Roll, o: &Options) {
         if !self.captured {
             self.no_capture = self.no_capture.saturating_add(1);
         }
         let again = roll.is_double()
-            && (!self.opts.ludii_literal || (self.left.is_empty() && self.gave_values(roll)));
+            && (!o.ludii_literal || (self.left.is_empty() && self.gave_values(roll, o)));
         self.clear_roll();
         if !again {
             self.to_move ^= 1;
@@ -215,8 +243,48 @@ impl Stelpur {
         }
     }
 
-    fn gave_values(&self, roll: Roll) -> bool {
+    fn gave_values(&self, roll: Roll, o: &Options) -> bool {
         let last = single(self.pawns[self.mover()]);
-        !roll.values(last, &self.opts).is_empty()
+        !roll.values(last, o).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Preset;
+    use rand::rngs::SmallRng;
+    use rand::SeedableRng;
+    use tabula_core::{random_playout, Game};
+
+    /// Each preset is found, a changed option is not; and the rules code run
+    /// with a preset's options as constants plays every game exactly as the
+    /// same code reading them from the position (`preset: None`): same
+    /// draws, same actions, same end, for 300 playouts a preset.
+    #[test]
+    fn constant_preset_rules_play_as_the_options_read_at_run_time() {
+        for p in [Preset::Seed, Preset::TableSites, Preset::Ludii] {
+            let opts = Options::preset(p);
+            assert_eq!(opts.exact_preset(), Some(p));
+            let changed = Options {
+                no_capture_roll_limit: 15,
+                ..opts
+            };
+            assert_eq!(changed.exact_preset(), None);
+            let fast = Stelpur::start(&opts);
+            let read = Stelpur {
+                preset: None,
+                ..fast.clone()
+            };
+            for seed in 0..300 {
+                let (mut a, mut b) = (fast.clone(), read.clone());
+                let sa = random_playout(&mut a, &mut SmallRng::seed_from_u64(seed), u64::MAX);
+                let sb = random_playout(&mut b, &mut SmallRng::seed_from_u64(seed), u64::MAX);
+                let stats = |s: tabula_core::PlayoutStats| (s.actions, s.decisions, s.outcome);
+                assert_eq!(stats(sa), stats(sb), "{p:?}, seed {seed}");
+                assert_eq!(a.position(), b.position(), "{p:?}, seed {seed}");
+                assert_eq!(a.hash(), b.hash(), "{p:?}, seed {seed}");
+            }
+        }
     }
 }
