@@ -30,7 +30,7 @@ pub use options::{
 };
 pub use state::{Action, Stelpur};
 
-use board::{cells, nth_cell};
+use board::cells;
 use rand::Rng;
 use std::sync::LazyLock;
 use tabula_core::options::{OptionDef, OptionValues};
@@ -233,9 +233,8 @@ impl Stelpur {
             return pick_uniform(self, rng, buf);
         };
         let [low, high] = self.value_uses(roll, o);
-        let count = |u: &movegen::ValueUses| u32::from(u.corner != 0) + board::count(u.normal);
-        let n_low = count(&low);
-        let n = n_low + count(&high);
+        let n_low = low.steps();
+        let n = n_low + high.steps();
         if n == 0 {
             return None;
         }
@@ -245,19 +244,6 @@ impl Stelpur {
         } else {
             (high, k - n_low)
         };
-        let die = u.value;
-        // A lone pawn's corner step comes first among its value's uses.
-        let corner = u32::from(u.corner != 0);
-        if k < corner {
-            let from = nth_cell(self.pawns[self.mover()], 0);
-            let to = nth_cell(u.corner, 0);
-            return Some(Action::Use(Use { die, from, to }));
-        }
-        let to = nth_cell(u.normal, k - corner);
-        Some(Action::Use(Use {
-            die,
-            from: to.ahead(board::CELLS - die),
-            to,
-        }))
+        Some(Action::Use(u.nth_step(k, self.pawns[self.mover()])))
     }
 }

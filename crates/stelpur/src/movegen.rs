@@ -5,7 +5,7 @@
 //! The R5 look-ahead is a depth-first search over at most eight values that
 //! stops as soon as a line uses every value.
 
-use crate::board::{backward, cells, forward, nth_cell, single, Cell, CORNERS, FULL};
+use crate::board::{backward, cells, count, forward, nth_cell, single, Cell, CORNERS, FULL};
 use crate::dice::{Left, Roll};
 use crate::options::{Between, ForcedPlay, Options, OwnLanding, Protection};
 
@@ -188,6 +188,37 @@ pub struct ValueUses {
     pub corner: u32,
     pub normal: u32,
     pub blocked: u32,
+}
+
+impl ValueUses {
+    /// The corner and normal steps: the uses [`each_use`] lists for this
+    /// value before any bump.
+    #[inline(always)]
+    pub fn steps(&self) -> u32 {
+        u32::from(self.corner != 0) + count(self.normal)
+    }
+
+    /// The `k`-th of [`ValueUses::steps`] (k below their count) in
+    /// [`each_use`]'s order, without the list: the corner step of the lone
+    /// pawn `mine`, then the normal steps by the cell they land on.
+    #[inline(always)]
+    pub fn nth_step(&self, k: u32, mine: u32) -> Use {
+        let die = self.value;
+        let corner = u32::from(self.corner != 0);
+        if k < corner {
+            return Use {
+                die,
+                from: nth_cell(mine, 0),
+                to: nth_cell(self.corner, 0),
+            };
+        }
+        let to = nth_cell(self.normal, k - corner);
+        Use {
+            die,
+            from: to.ahead(24 - die),
+            to,
+        }
+    }
 }
 
 /// The uses of each value of `node.left`, the smaller value first (an

@@ -252,7 +252,6 @@ impl Stelpur {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Preset;
     use rand::rngs::SmallRng;
     use rand::SeedableRng;
     use tabula_core::{random_playout, Game};
