@@ -33,11 +33,13 @@
 //! searches the even depths, the second the odd ones, later ones in
 //! pairs...), so that while the main thread searches depth d most helpers
 //! search d + 1 and fill the table ahead of it, rather than repeat its
-//! work. The answer is that of the thread that completed the deepest
-//! iteration (the main one on a tie).
+//! work. The main thread goes on while a helper is on a deeper iteration,
+//! and the answer is that of the thread that completed the deepest
+//! iteration (the main one on a tie): see [`smp`].
 
 mod check;
 mod order;
+mod smp;
 mod tt;
 
 use crate::agent::{Agent, Decision};
@@ -46,6 +48,7 @@ use crate::class::require_two_player;
 use crate::value::{eval_score, expected, outcome_score, static_score, DECIDED, WIN};
 pub use check::LineCheck;
 use order::{pick_next, tactical_rank, Ordering};
+use smp::{deepest, next_depth, skips, Progress};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use tabula_core::{Error, Evaluate, Player, Turn};
@@ -145,6 +148,10 @@ pub struct Searcher<G: Evaluate> {
     /// The distinct positions a chance node leads to, with their shares.
     children: Vec<Vec<(G, f64, u64)>>,
     budget: Budget,
+    /// This thread's part in the current search.
+    part: Part,
+    /// The iteration under way.
+    iteration: i32,
     nodes: u64,
     stopped: bool,
     met_chance: bool,
@@ -187,6 +194,8 @@ impl<G: Evaluate> Searcher<G> {
             outcomes: vec![Vec::new(); MAX_PLY + 1],
             children: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             budget: Budget::unlimited(),
+            part: Part::Alone,
+            iteration: 0,
             nodes: 0,
             stopped: false,
             met_chance: false,
@@ -210,23 +219,25 @@ impl<G: Evaluate> Searcher<G> {
     /// a new search for the table (see [`Table::new_search`]).
     pub fn search(&mut self, g: &G, budget: &Budget) -> Result<RootResult<G::Action>, Error> {
         self.tt.new_search();
-        self.search_from(g, budget, None)
+        self.search_from(g, budget, Part::Alone)
     }
 
-    /// [`Searcher::search`] without a new search for the table, by the
-    /// main thread (`helper` `None`) or by helper number `helper`, which
-    /// skips the iterations [`skips`] gives it and deepens until stopped.
+    /// [`Searcher::search`] without a new search for the table, as `part`
+    /// of it: a helper skips the iterations [`skips`] gives it and deepens
+    /// until stopped; the main thread decides by [`next_depth`] how deep
+    /// to go.
     fn search_from(
         &mut self,
         g: &G,
         budget: &Budget,
-        helper: Option<usize>,
+        part: Part,
     ) -> Result<RootResult<G::Action>, Error> {
         let Turn::Player(me) = g.turn() else {
             return Err(Error::illegal("no player to move"));
         };
         let sign = if me == Player(0) { 1 } else { -1 };
         self.budget = budget.clone();
+        self.part = part;
         self.nodes = 0;
         self.stopped = false;
         self.met_chance = false;
@@ -256,9 +267,17 @@ impl<G: Evaluate> Searcher<G> {
         let mut pv = vec![ranked[0].0];
         let mut iter_pv = Vec::new();
 
-        for depth in 1..=self.cfg.max_depth {
-            if helper.is_some_and(|h| skips(h, depth) && depth < self.cfg.max_depth) {
-                continue;
+        let mut depth = 0;
+        while depth < self.cfg.max_depth {
+            depth += 1;
+            if let Part::Helper(h, _) = self.part {
+                if skips(h, depth) && depth < self.cfg.max_depth {
+                    continue;
+                }
+            }
+            self.iteration = depth;
+            if let Part::Helper(_, p) = &self.part {
+                p.start(depth);
             }
             // Root values from the mover's side. Each action is searched
             // above the `multipv`-th best value so far (`floor`): those
@@ -334,6 +353,17 @@ impl<G: Evaluate> Searcher<G> {
                     };
                     pv = std::mem::take(&mut iter_pv);
                 }
+                // The main thread outrun by a helper goes on above it.
+                if let Part::Main(p) = &self.part {
+                    if !self.budget.exhausted(self.nodes) {
+                        let used = self.budget.time_used();
+                        if let Some(next) = next_depth(depth_done, used, Some(p)) {
+                            self.stopped = false;
+                            depth = next - 1;
+                            continue;
+                        }
+                    }
+                }
                 break;
             }
             // Best first; on a tie an exact value before a bound, so that
@@ -348,16 +378,24 @@ impl<G: Evaluate> Searcher<G> {
             exact = order.iter().take_while(|&&i| is_exact[i]).count();
             pv = std::mem::take(&mut iter_pv);
             depth_done = depth;
+            if let Part::Helper(_, p) = &self.part {
+                p.finish(depth);
+            }
             let best = sign * ranked[0].1;
             let mate_seen = best.abs() >= DECIDED && WIN - best.abs() <= depth;
-            if ranked.len() == 1
-                || mate_seen
-                // Only the main thread stops short of its time; a helper
-                // goes on filling the table until the main one is done.
-                || (helper.is_none() && self.budget.time_used().is_some_and(|t| t > 0.6))
-                || self.budget.exhausted(self.nodes)
-            {
+            if ranked.len() == 1 || mate_seen || self.budget.exhausted(self.nodes) {
                 break;
+            }
+            // Only the main thread stops short of its time; a helper goes
+            // on filling the table until the main one is done.
+            let helpers = match &self.part {
+                Part::Helper(..) => continue,
+                Part::Alone => None,
+                Part::Main(p) => Some(&**p),
+            };
+            match next_depth(depth, self.budget.time_used(), helpers) {
+                Some(next) => depth = next - 1,
+                None => break,
             }
         }
         pv.truncate(MAX_PV);
@@ -379,10 +417,16 @@ impl<G: Evaluate> Searcher<G> {
     /// Count a node; poll the budget now and then. True when stopping.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL) && self.budget.exhausted(self.nodes) {
+        if self.nodes.is_multiple_of(POLL) && (self.budget.exhausted(self.nodes) || self.outrun()) {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Whether this is a main thread whose current iteration a helper has
+    /// already finished (or passed).
+    fn outrun(&self) -> bool {
+        matches!(&self.part, Part::Main(p) if p.outruns(self.iteration))
     }
 
     /// Score of `g` for player 0, searched `depth` actions deep.
@@ -732,14 +776,14 @@ fn reduction(depth: i32, index: usize) -> i32 {
     (r as i32).min(depth - 2)
 }
 
-/// Whether helper `helper` (from 0) skips the iteration of `depth`:
-/// Stockfish 8's tables (`SkipSize`, `SkipPhase`), which spread the
-/// helpers over the main thread's depth and the next ones.
-fn skips(helper: usize, depth: i32) -> bool {
-    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-    let i = helper % SIZE.len();
-    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+/// A searcher's part in one search.
+enum Part {
+    /// The only thread.
+    Alone,
+    /// The main thread, watching its helpers' progress.
+    Main(Arc<Progress>),
+    /// Helper number `.0` (from 0), reporting its progress.
+    Helper(usize, Arc<Progress>),
 }
 
 /// The alpha-beta and expectimax agents: one searcher per thread (the
@@ -794,19 +838,21 @@ impl<G: Evaluate> SearchAgent<G> {
         main.tt.new_search();
         let stop = Arc::new(AtomicBool::new(false));
         let helper_budget = budget.helper(Arc::clone(&stop));
+        let progress = Arc::new(Progress::default());
         let (main_result, helper_results) = std::thread::scope(|s| {
             let handles: Vec<_> = helpers
                 .iter_mut()
                 .enumerate()
                 .map(|(i, h)| {
                     let b = &helper_budget;
-                    s.spawn(move || h.search_from(state, b, Some(i)).ok())
+                    let part = Part::Helper(i, Arc::clone(&progress));
+                    s.spawn(move || h.search_from(state, b, part).ok())
                 })
                 .collect();
             let main_result = {
                 // Stop the helpers however the main search ends, even by a panic.
                 let _stop = StopOnDrop(Arc::clone(&stop));
-                main.search_from(state, budget, None)
+                main.search_from(state, budget, Part::Main(Arc::clone(&progress)))
             };
             let helper_results: Vec<_> = handles
                 .into_iter()
@@ -819,16 +865,6 @@ impl<G: Evaluate> SearchAgent<G> {
         r.nodes = nodes;
         Ok(r)
     }
-}
-
-/// The result of the thread that finished the deepest iteration, the main
-/// thread's on a tie: a helper that started deeper and completed an
-/// iteration the main thread did not reach knows more (Stockfish's best
-/// thread, without the vote).
-fn deepest<A>(main: RootResult<A>, helpers: Vec<RootResult<A>>) -> RootResult<A> {
-    helpers
-        .into_iter()
-        .fold(main, |best, h| if h.depth > best.depth { h } else { best })
 }
 
 impl<G: Evaluate> Agent<G> for SearchAgent<G> {
@@ -871,20 +907,7 @@ impl<G: Evaluate> Agent<G> for SearchAgent<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{deepest, reduction, skips, RootResult};
-
-    #[test]
-    fn helpers_spread_over_the_next_depths() {
-        let searched = |h: usize| -> Vec<i32> { (1..=8).filter(|&d| !skips(h, d)).collect() };
-        assert_eq!(searched(0), [2, 4, 6, 8]);
-        assert_eq!(searched(1), [1, 3, 5, 7]);
-        assert_eq!(searched(2), [1, 4, 5, 8]);
-        // Every helper searches half the depths.
-        for h in 0..40 {
-            let n = (1..=48).filter(|&d| !skips(h, d)).count();
-            assert_eq!(n, 24, "helper {h}");
-        }
-    }
+    use super::reduction;
 
     #[test]
     fn reductions_spare_early_moves_and_shallow_nodes_and_leave_a_ply() {
@@ -903,28 +926,5 @@ mod tests {
                 assert!(r >= reduction(depth, index - 1) && r >= reduction(depth - 1, index));
             }
         }
-    }
-
-    fn result(action: u8, depth: u32) -> RootResult<u8> {
-        RootResult {
-            ranked: vec![(action, 0)],
-            exact: 1,
-            pv: vec![action],
-            nodes: 0,
-            depth,
-        }
-    }
-
-    #[test]
-    fn the_deepest_thread_decides_and_the_main_one_wins_ties() {
-        let pick = |helpers: Vec<RootResult<u8>>| deepest(result(0, 4), helpers).ranked[0].0;
-        assert_eq!(pick(vec![]), 0);
-        assert_eq!(
-            pick(vec![result(1, 4), result(2, 3)]),
-            0,
-            "a tie keeps main"
-        );
-        assert_eq!(pick(vec![result(1, 4), result(2, 5)]), 2);
-        assert_eq!(pick(vec![result(1, 6), result(2, 5)]), 1);
     }
 }
