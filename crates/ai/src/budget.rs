@@ -34,6 +34,10 @@ pub struct Limits {
     /// `Choice::exact`). Hints ask for a few; each one more costs a
     /// full-window search at the root.
     pub multipv: Option<usize>,
+    /// Stop a tree search (alpha-beta, expectimax) once an iteration of
+    /// this depth is done: time to depth, the usual measure of threads.
+    /// Given alone it sets no time limit. MCTS has no depth and refuses it.
+    pub depth: Option<u32>,
 }
 
 impl Limits {
@@ -79,13 +83,14 @@ pub struct Budget {
     threads: usize,
     hash_mb: Option<usize>,
     multipv: usize,
+    depth: Option<u32>,
 }
 
 impl Budget {
     pub fn new(limits: &Limits, defaults: &Limits) -> Self {
         let start = Instant::now();
         let (time, iterations) = match (limits.time, limits.iterations) {
-            (None, None) => {
+            (None, None) if limits.depth.is_none() => {
                 let scale = limits.time_scale.unwrap_or(1.0);
                 (defaults.time.map(|t| t.mul_f64(scale)), defaults.iterations)
             }
@@ -100,6 +105,7 @@ impl Budget {
             threads: limits.threads.or(defaults.threads).unwrap_or(1).max(1),
             hash_mb: limits.hash_mb.or(defaults.hash_mb),
             multipv: limits.multipv.or(defaults.multipv).unwrap_or(1).max(1),
+            depth: limits.depth.or(defaults.depth),
         }
     }
 
@@ -128,6 +134,11 @@ impl Budget {
     /// Root actions to value exactly (at least 1).
     pub fn multipv(&self) -> usize {
         self.multipv
+    }
+
+    /// The deepest iteration a tree search may finish, if limited.
+    pub fn depth(&self) -> Option<u32> {
+        self.depth
     }
 
     /// No limit at all: for searches bounded otherwise (fixed depth).
@@ -193,7 +204,13 @@ mod tests {
             ..scaled
         };
         assert_eq!(searched(&given, &own), share(30));
-        // Iterations alone drop the agent's own time.
+        // Iterations alone drop the agent's own time, and so does a depth.
         assert_eq!(searched(&Limits::iterations(10), &own), None);
+        let depth = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        assert_eq!(searched(&depth, &own), None);
+        assert_eq!(Budget::new(&depth, &own).depth(), Some(4));
     }
 }

@@ -70,6 +70,8 @@ pub trait AnyAgent: Send {
 /// Most root actions a caller may ask to value exactly (`Limits::multipv`):
 /// the CLI's `--multipv` and Python's `hint(multipv=)` check against it.
 pub const MAX_MULTIPV: usize = 256;
+/// Deepest iteration a tree search runs (`Limits::depth` above it changes nothing).
+pub const MAX_DEPTH: u32 = 64;
 
 /// Thinking time of the searching agents when the caller sets no limit.
 const DEFAULT_TIME: Duration = Duration::from_secs(1);

@@ -141,3 +141,16 @@ fn root_parallel_mcts_finds_the_same_wins() {
     // The main thread counts its iterations; the helpers add theirs.
     assert!(d.nodes >= 2000, "{} nodes", d.nodes);
 }
+
+#[test]
+fn mcts_refuses_a_depth_limit_instead_of_searching_forever() {
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let mut agent = MctsAgent::<Nim>::new("mcts", MctsConfig::mcts(), Limits::default(), 7);
+    let e = agent
+        .decide(&Nim::new(2, false, 9), &Budget::new(&limits, &limits))
+        .expect_err("no depth for MCTS");
+    assert!(e.to_string().contains("no search depth"), "{e}");
+}

@@ -412,3 +412,24 @@ fn one_thread_searches_exactly_as_before() {
     };
     assert_eq!(run(None), run(Some(1)));
 }
+
+#[test]
+fn a_depth_limit_ends_the_search_at_that_depth_on_any_thread_count() {
+    // The agent's own time (1 ms) does not apply: a depth alone sets no
+    // time limit, so every run reaches the asked depth, and no deeper.
+    let g = Nim::new(2, false, 60);
+    for threads in [1, 2, 3] {
+        for depth in [1, 3, 5] {
+            let limits = Limits {
+                threads: Some(threads),
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let own = Limits::time(Duration::from_millis(1));
+            let mut ab = SearchAgent::<Nim>::new("ab", SearchConfig::alphabeta(), own.clone());
+            let d = ab.decide(&g, &Budget::new(&limits, &own)).unwrap();
+            assert_eq!(d.depth, Some(depth), "{threads} threads, depth {depth}");
+            assert!(g.actions_here().contains(&d.action));
+        }
+    }
+}

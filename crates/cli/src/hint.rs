@@ -36,6 +36,10 @@ pub struct Args {
     /// same answer on any machine and under any load.
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     nodes: Option<u64>,
+    /// Stop alpha-beta and expectimax once an iteration of this depth is
+    /// done (alone: no time limit); with `--threads`, time to depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=tabula_ai::MAX_DEPTH as i64))]
+    depth: Option<u32>,
     /// Search threads (alpha-beta and expectimax: Lazy SMP; MCTS: one
     /// tree per thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS))]
@@ -81,6 +85,7 @@ pub fn run(args: Args) -> CmdResult {
         threads: Some(args.threads as usize),
         hash_mb: args.hash.map(|mb| mb as usize),
         multipv: Some(args.multipv as usize),
+        depth: args.depth,
         ..Limits::default()
     };
     let started = std::time::Instant::now();

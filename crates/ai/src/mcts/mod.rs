@@ -567,6 +567,11 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
 impl<G: Evaluate> MctsAgent<G> {
     /// The tree's choice (one tree, or the sum of the threads' roots).
     fn decide_by_search(&mut self, state: &G, budget: &Budget) -> Result<Decision<G>, Error> {
+        if budget.depth().is_some() {
+            return Err(Error::spec(
+                "MCTS has no search depth: give it a time or a number of playouts",
+            ));
+        }
         let players = check_players(state)?;
         let Turn::Player(me) = state.turn() else {
             return Err(Error::illegal("no player to move"));

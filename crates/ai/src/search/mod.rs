@@ -48,7 +48,7 @@ use crate::class::require_two_player;
 use crate::value::{eval_score, expected, outcome_score, static_score, DECIDED, WIN};
 pub use check::LineCheck;
 use order::{pick_next, tactical_rank, Ordering};
-use smp::{deepest, next_depth, skips, Progress};
+use smp::{deepest, next_depth, skips, Deferring, Shared, DEFER_DEPTH};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use tabula_core::{Error, Evaluate, Player, Turn};
@@ -101,7 +101,7 @@ pub struct SearchConfig {
 impl SearchConfig {
     pub fn alphabeta() -> Self {
         SearchConfig {
-            max_depth: 64,
+            max_depth: crate::MAX_DEPTH as i32,
             quiescence: true,
             tt_bits: 19,
             chance: false,
@@ -144,6 +144,8 @@ pub struct Searcher<G: Evaluate> {
     order: Ordering<G::Action>,
     moves: Vec<Vec<G::Action>>,
     scores: Vec<Vec<i32>>,
+    /// The order of each ply's actions, some left for last (see [`Deferring`]).
+    deferring: Vec<Deferring>,
     outcomes: Vec<Vec<(G::Action, f64)>>,
     /// The distinct positions a chance node leads to, with their shares.
     children: Vec<Vec<(G, f64, u64)>>,
@@ -191,6 +193,7 @@ impl<G: Evaluate> Searcher<G> {
             order: Ordering::new(sample.action_key_space(), MAX_PLY),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
+            deferring: (0..=MAX_PLY).map(|_| Deferring::default()).collect(),
             outcomes: vec![Vec::new(); MAX_PLY + 1],
             children: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             budget: Budget::unlimited(),
@@ -267,11 +270,14 @@ impl<G: Evaluate> Searcher<G> {
         let mut pv = vec![ranked[0].0];
         let mut iter_pv = Vec::new();
 
+        let max_depth = self.budget.depth().map_or(self.cfg.max_depth, |d| {
+            i32::try_from(d).map_or(self.cfg.max_depth, |d| d.min(self.cfg.max_depth))
+        });
         let mut depth = 0;
-        while depth < self.cfg.max_depth {
+        while depth < max_depth {
             depth += 1;
             if let Part::Helper(h, _) = self.part {
-                if skips(h, depth) && depth < self.cfg.max_depth {
+                if skips(h, depth) && depth < max_depth {
                     continue;
                 }
             }
@@ -286,7 +292,12 @@ impl<G: Evaluate> Searcher<G> {
             let mut iter_best: Option<(usize, i32)> = None;
             let mut values = vec![-INF; ranked.len()];
             let mut is_exact = vec![false; ranked.len()];
-            for (i, &(a, _)) in ranked.iter().enumerate() {
+            // With helpers, an action another thread is searching goes last.
+            let mut order = Deferring::default();
+            while let Some(i) =
+                order.next(ranked.len(), |i| i > 0 && self.child_busy(g, ranked[i].0))
+            {
+                let a = ranked[i].0;
                 let floor = if top.len() < multipv {
                     -INF
                 } else {
@@ -425,6 +436,23 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Whether this is a main thread whose current iteration a helper has
     /// already finished (or passed).
+    /// Whether another thread is searching the position `a` leads to from `g`.
+    fn child_busy(&self, g: &G, a: G::Action) -> bool {
+        self.shared().is_some_and(|p| {
+            let mut child = g.clone();
+            child.apply(a);
+            p.is_busy(child.hash())
+        })
+    }
+
+    /// What this search's threads share, if it has helpers.
+    fn shared(&self) -> Option<&Shared> {
+        match &self.part {
+            Part::Alone => None,
+            Part::Main(p) | Part::Helper(_, p) => Some(p),
+        }
+    }
+
     fn outrun(&self) -> bool {
         matches!(&self.part, Part::Main(p) if p.outruns(self.iteration))
     }
@@ -475,8 +503,17 @@ impl<G: Evaluate> Searcher<G> {
         let here = self.line.len();
         let outer_top = std::mem::replace(&mut self.cycle_top, usize::MAX);
         self.line.push(key);
-        for i in 0..moves.len() {
+        // With helpers, a deep node marks itself busy, and leaves the
+        // children another thread is searching for last.
+        let shared = self.shared().filter(|_| depth >= DEFER_DEPTH);
+        let marked = shared.is_some_and(|p| p.enter(key));
+        let defer = shared.is_some();
+        let mut order = std::mem::take(&mut self.deferring[ply]);
+        order.clear();
+        while let Some(i) = order.next(moves.len(), |i| {
             pick_next(&mut moves, &mut keys, i);
+            i > 0 && defer && self.child_busy(g, moves[i])
+        }) {
             let a = moves[i];
             let mut child = g.clone();
             child.apply(a);
@@ -504,6 +541,10 @@ impl<G: Evaluate> Searcher<G> {
             }
         }
         self.line.pop();
+        if marked {
+            self.shared().inspect(|p| p.leave(key));
+        }
+        self.deferring[ply] = order;
         self.moves[ply] = moves;
         self.scores[ply] = keys;
         let bound = self.path_bound(here, outer_top, Bound::of(best, alpha0, beta0));
@@ -780,10 +821,10 @@ fn reduction(depth: i32, index: usize) -> i32 {
 enum Part {
     /// The only thread.
     Alone,
-    /// The main thread, watching its helpers' progress.
-    Main(Arc<Progress>),
+    /// The main thread, watching its helpers' progress and the nodes under search.
+    Main(Arc<Shared>),
     /// Helper number `.0` (from 0), reporting its progress.
-    Helper(usize, Arc<Progress>),
+    Helper(usize, Arc<Shared>),
 }
 
 /// The alpha-beta and expectimax agents: one searcher per thread (the
@@ -838,21 +879,21 @@ impl<G: Evaluate> SearchAgent<G> {
         main.tt.new_search();
         let stop = Arc::new(AtomicBool::new(false));
         let helper_budget = budget.helper(Arc::clone(&stop));
-        let progress = Arc::new(Progress::default());
+        let shared = Arc::new(Shared::default());
         let (main_result, helper_results) = std::thread::scope(|s| {
             let handles: Vec<_> = helpers
                 .iter_mut()
                 .enumerate()
                 .map(|(i, h)| {
                     let b = &helper_budget;
-                    let part = Part::Helper(i, Arc::clone(&progress));
+                    let part = Part::Helper(i, Arc::clone(&shared));
                     s.spawn(move || h.search_from(state, b, part).ok())
                 })
                 .collect();
             let main_result = {
                 // Stop the helpers however the main search ends, even by a panic.
                 let _stop = StopOnDrop(Arc::clone(&stop));
-                main.search_from(state, budget, Part::Main(Arc::clone(&progress)))
+                main.search_from(state, budget, Part::Main(Arc::clone(&shared)))
             };
             let helper_results: Vec<_> = handles
                 .into_iter()

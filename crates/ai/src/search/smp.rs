@@ -12,7 +12,7 @@
 //! stops as soon as a helper finishes one at least as deep as its own.
 
 use super::RootResult;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 /// Share of the time after which the main thread starts no iteration that
 /// no helper is already ahead on.
@@ -28,16 +28,65 @@ pub(super) fn skips(helper: usize, depth: i32) -> bool {
     ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
 }
 
-/// What the helpers of one search have done, shared with its main thread.
-#[derive(Debug, Default)]
-pub(super) struct Progress {
+/// Slots of [`Shared`]'s table of nodes under search: far more than the
+/// nodes the threads' lines hold at once, so that two rarely share one.
+const BUSY_SLOTS: usize = 1 << 10;
+
+/// Nodes at least this deep (in actions left) mark themselves busy and
+/// defer busy children: below, a node is searched faster than the marking costs.
+pub(super) const DEFER_DEPTH: i32 = 3;
+
+/// What the threads of one search share beyond the table: the helpers'
+/// progress, for the main thread, and the nodes under search (ABDADA's
+/// idea: a thread leaves a node another thread is searching for last,
+/// and meanwhile searches its siblings, which the other is not).
+#[derive(Debug)]
+pub(super) struct Shared {
     /// Deepest iteration a helper has started.
     started: AtomicI32,
     /// Deepest iteration a helper has finished.
     finished: AtomicI32,
+    /// Hashes of nodes being searched by some thread (0: a free slot).
+    busy: Box<[AtomicU64]>,
 }
 
-impl Progress {
+impl Default for Shared {
+    fn default() -> Self {
+        Shared {
+            started: AtomicI32::new(0),
+            finished: AtomicI32::new(0),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+}
+
+impl Shared {
+    fn busy_slot(&self, key: u64) -> &AtomicU64 {
+        &self.busy[(key as usize) & (BUSY_SLOTS - 1)]
+    }
+
+    /// Mark the node `key` as under search; false if its slot is taken
+    /// (by this node on another thread, or by another node).
+    pub(super) fn enter(&self, key: u64) -> bool {
+        key != 0
+            && self
+                .busy_slot(key)
+                .compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    /// Unmark the node `key`, which [`Shared::enter`] marked.
+    pub(super) fn leave(&self, key: u64) {
+        let _ = self
+            .busy_slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// Whether another thread is searching the node `key`.
+    pub(super) fn is_busy(&self, key: u64) -> bool {
+        key != 0 && self.busy_slot(key).load(Ordering::Relaxed) == key
+    }
+
     /// A helper starts the iteration of `depth`.
     pub(super) fn start(&self, depth: i32) {
         self.started.fetch_max(depth, Ordering::Relaxed);
@@ -68,6 +117,42 @@ impl Progress {
     }
 }
 
+/// The order in which a node of a threaded search takes its actions:
+/// theirs, except that an action whose position another thread is
+/// searching is left for last, after all the others (ABDADA's deferral).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Deferring {
+    next: usize,
+    taken: usize,
+    later: Vec<usize>,
+}
+
+impl Deferring {
+    /// Start again, for a new node.
+    pub(super) fn clear(&mut self) {
+        self.next = 0;
+        self.taken = 0;
+        self.later.clear();
+    }
+
+    /// The index of the next action to search among `n`, or `None` when
+    /// all are done. `defer(i)` is asked once for each index, in order,
+    /// the first time it comes up: true leaves that action for last.
+    pub(super) fn next(&mut self, n: usize, mut defer: impl FnMut(usize) -> bool) -> Option<usize> {
+        while self.next < n {
+            let i = self.next;
+            self.next += 1;
+            if !defer(i) {
+                return Some(i);
+            }
+            self.later.push(i);
+        }
+        let i = self.later.get(self.taken).copied();
+        self.taken += usize::from(i.is_some());
+        i
+    }
+}
+
 /// What the main thread knows of its helpers when it decides.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Helpers {
@@ -80,11 +165,11 @@ struct Helpers {
 /// `None` to stop. It never repeats an iteration a helper finished, and
 /// after [`SOFT_SHARE`] of its time it goes on only while a helper is on
 /// an iteration deeper than every one finished.
-pub(super) fn next_depth(done: i32, used: Option<f64>, helpers: Option<&Progress>) -> Option<i32> {
+pub(super) fn next_depth(done: i32, used: Option<f64>, helpers: Option<&Shared>) -> Option<i32> {
     decide(
         done,
         used,
-        helpers.map(Progress::snapshot).unwrap_or_default(),
+        helpers.map(Shared::snapshot).unwrap_or_default(),
     )
 }
 
@@ -106,7 +191,7 @@ pub(super) fn deepest<A>(main: RootResult<A>, helpers: Vec<RootResult<A>>) -> Ro
 
 #[cfg(test)]
 mod tests {
-    use super::{decide, deepest, next_depth, skips, Helpers, Progress, RootResult};
+    use super::{decide, deepest, next_depth, skips, Deferring, Helpers, RootResult, Shared};
 
     #[test]
     fn helpers_spread_over_the_next_depths() {
@@ -147,7 +232,7 @@ mod tests {
 
     #[test]
     fn the_helpers_progress_only_grows() {
-        let p = Progress::default();
+        let p = Shared::default();
         p.start(2);
         p.finish(2);
         p.start(4);
@@ -164,6 +249,46 @@ mod tests {
         assert_eq!(next_depth(3, Some(0.9), Some(&p)), Some(4));
         p.finish(4);
         assert_eq!(next_depth(3, Some(0.9), Some(&p)), None);
+    }
+
+    #[test]
+    fn a_node_under_search_is_busy_until_left_and_never_by_another_key() {
+        let s = Shared::default();
+        let (a, b) = (0x1234_5678_9abc_def0_u64, 0x77);
+        assert!(!s.is_busy(a));
+        assert!(s.enter(a) && s.is_busy(a));
+        // A second thread entering the same node does not own it.
+        assert!(!s.enter(a));
+        // Another key on the same slot is neither busy nor markable.
+        let clash = a.wrapping_add(super::BUSY_SLOTS as u64);
+        assert!(!s.is_busy(clash) && !s.enter(clash));
+        // Leaving with another key changes nothing; with its own, frees it.
+        s.leave(clash);
+        assert!(s.is_busy(a));
+        s.leave(a);
+        assert!(!s.is_busy(a) && s.enter(clash) && !s.is_busy(a));
+        // Key 0 marks a free slot: it is never busy.
+        assert!(!s.enter(0) && !s.is_busy(0) && s.enter(b));
+    }
+
+    #[test]
+    fn deferred_actions_come_last_in_their_order_each_once() {
+        let mut order = Deferring::default();
+        let mut asked = Vec::new();
+        let mut seen = Vec::new();
+        while let Some(i) = order.next(6, |i| {
+            asked.push(i);
+            i == 1 || i == 4
+        }) {
+            seen.push(i);
+        }
+        assert_eq!(seen, [0, 2, 3, 5, 1, 4]);
+        assert_eq!(asked, [0, 1, 2, 3, 4, 5]);
+        // Cleared, it starts again; nothing deferred is the plain order.
+        order.clear();
+        let plain: Vec<usize> = std::iter::from_fn(|| order.next(3, |_| false)).collect();
+        assert_eq!(plain, [0, 1, 2]);
+        assert_eq!(order.next(3, |_| true), None);
     }
 
     fn result(action: u8, depth: u32) -> RootResult<u8> {

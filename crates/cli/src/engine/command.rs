@@ -49,6 +49,8 @@ pub struct Go {
     /// Playouts (MCTS) or nodes (tree search): with no time given, the
     /// answer depends only on the position, the options and the seed.
     pub nodes: Option<u64>,
+    /// Stop a tree search after this iteration (time to depth).
+    pub depth: Option<u32>,
     /// Remaining clock per seat, milliseconds, keyed by 1-based seat.
     pub time: BTreeMap<usize, u64>,
     /// Increment per move per seat, milliseconds, keyed by 1-based seat.
@@ -202,6 +204,16 @@ fn parse_go(rest: &str) -> Result<Go, String> {
                 go.nodes = Some(number);
                 continue;
             }
+            "depth" => {
+                let max = tabula_ai::MAX_DEPTH;
+                go.depth = Some(
+                    u32::try_from(number)
+                        .ok()
+                        .filter(|d| (1..=max).contains(d))
+                        .ok_or_else(|| format!("`go depth` must be from 1 to {max}"))?,
+                );
+                continue;
+            }
             "movestogo" if number == 0 => return Err("`go movestogo` must be at least 1".into()),
             "movestogo" => {
                 go.movestogo = Some(number);
@@ -221,7 +233,7 @@ fn parse_go(rest: &str) -> Result<Go, String> {
 /// `time2` is ("time", 2); seats are 1-based.
 fn seat_key(key: &str) -> Result<(&'static str, usize), String> {
     let unknown = || {
-        format!("unknown `go` parameter `{key}` (valid: movetime, nodes, movestogo, timeN, incN)")
+        format!("unknown `go` parameter `{key}` (valid: movetime, nodes, depth, movestogo, timeN, incN)")
     };
     let (clock, digits) = if let Some(d) = key.strip_prefix("time") {
         ("time", d)
@@ -383,7 +395,16 @@ mod tests {
                 ..Go::default()
             })
         );
+        assert_eq!(
+            ok("go depth 6"),
+            Command::Go(Go {
+                depth: Some(6),
+                ..Go::default()
+            })
+        );
         for bad in [
+            "go depth 0",
+            "go depth 65",
             "go movetime",
             "go movetime -5",
             "go movetime 0",
@@ -393,7 +414,6 @@ mod tests {
             "go time9 100",
             "go time01 100",
             "go wtime 100",
-            "go depth 3",
             "go infinite",
         ] {
             assert!(parse(bad).is_err(), "{bad}");

@@ -345,6 +345,7 @@ pub fn limits(go: &Go, mover: Player) -> Limits {
     Limits {
         time: go.movetime.or(from_clock).map(Duration::from_millis),
         iterations: go.nodes,
+        depth: go.depth,
         ..Limits::default()
     }
 }
