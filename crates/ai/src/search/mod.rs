@@ -35,7 +35,8 @@
 //! search d + 1 and fill the table ahead of it, rather than repeat its
 //! work. The main thread goes on while a helper is on a deeper iteration,
 //! and the answer is that of the thread that completed the deepest
-//! iteration (the main one on a tie): see [`smp`].
+//! iteration (the main one on a tie). A thread leaves a child another
+//! thread is searching for after its other children: see [`smp`].
 
 mod check;
 mod order;

@@ -10,6 +10,13 @@
 //! searches, and the answer came from a helper in 1.7 %). So the main
 //! thread goes on while a helper has a deeper iteration under way, and
 //! stops as soon as a helper finishes one at least as deep as its own.
+//!
+//! Threads on the same iteration would otherwise walk the same first
+//! children together and meet the table's entries only as each finishes.
+//! So a node marks itself busy while it is searched, and its parent on
+//! another thread searches its siblings first (ABDADA's deferral, without
+//! its exclusive pass): on 48 Dragonchess positions two threads reached
+//! depth 7 in 0.56-0.63 of one thread's time, against 0.75-0.80 without it.
 
 use super::RootResult;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
