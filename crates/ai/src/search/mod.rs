@@ -435,8 +435,6 @@ impl<G: Evaluate> Searcher<G> {
         self.stopped
     }
 
-    /// Whether this is a main thread whose current iteration a helper has
-    /// already finished (or passed).
     /// Whether another thread is searching the position `a` leads to from `g`.
     fn child_busy(&self, g: &G, a: G::Action) -> bool {
         self.shared().is_some_and(|p| {
@@ -454,6 +452,8 @@ impl<G: Evaluate> Searcher<G> {
         }
     }
 
+    /// Whether this is a main thread whose current iteration a helper has
+    /// already finished (or passed).
     fn outrun(&self) -> bool {
         matches!(&self.part, Part::Main(p) if p.outruns(self.iteration))
     }

@@ -127,7 +127,7 @@ impl Shared {
 /// The order in which a node of a threaded search takes its actions:
 /// theirs, except that an action whose position another thread is
 /// searching is left for last, after all the others (ABDADA's deferral).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(super) struct Deferring {
     next: usize,
     taken: usize,
